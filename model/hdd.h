@@ -1,0 +1,126 @@
+/* hddsim: the modeled drive.
+ *
+ * One drive, one actuator.  All times are integer nanoseconds of
+ * modeled time.  The model knows nothing of threads or clocks: every
+ * call is given the modeled time it happens at, and the same calls
+ * with the same parameters and seed give the same answers.
+ */
+#ifndef HDDSIM_HDD_H
+#define HDDSIM_HDD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum io_op {
+  IO_READ,
+  IO_WRITE,
+  IO_FLUSH,
+  IO_TRIM,
+  IO_ZERO,
+};
+
+#define IO_OP_COUNT 5
+
+extern const char *io_op_name (enum io_op op);
+
+/* One request as the drive sees it. */
+struct io {
+  enum io_op op;
+  bool fua;                     /* write/zero: force unit access */
+  uint64_t offset;              /* bytes from the start of the image */
+  uint64_t length;              /* bytes; 0 for flush */
+};
+
+/* Where the time of one request went.  The parts add up to the
+ * service time hdd_serve returns.
+ */
+struct hdd_cost {
+  uint64_t busy_ns;             /* waiting for a background operation
+                                   (destage, read-ahead) to end */
+  uint64_t overhead_ns;         /* command processing */
+  uint64_t seek_ns;             /* arm movement, settle, head switch */
+  uint64_t rot_ns;              /* waiting for the first sector */
+  uint64_t xfer_ns;             /* media and interface transfer,
+                                   including switches inside it */
+  uint64_t seek_cylinders;      /* distance of the initial seek */
+  bool cache_hit;               /* served from (or into) the drive's cache
+                                   without touching the media */
+};
+
+static inline uint64_t
+hdd_cost_total (const struct hdd_cost *c)
+{
+  return c->busy_ns + c->overhead_ns + c->seek_ns + c->rot_ns + c->xfer_ns;
+}
+
+/* Parameters: a profile's values, overridable one by one.  Defined by
+ * the model; callers hold a pointer.
+ */
+struct hdd_params;
+
+#define HDD_ERRLEN 256
+
+extern struct hdd_params *hdd_params_new (void); /* the default profile */
+extern struct hdd_params *hdd_params_copy (const struct hdd_params *);
+extern void hdd_params_free (struct hdd_params *);
+
+/* Replace all values by a built-in profile (by name) or an INI file
+ * (a name containing '/' or ending in ".ini").  -1 and err on error,
+ * naming the file, line and key for INI files.
+ */
+extern int hdd_params_load_profile (struct hdd_params *, const char *name,
+                                    char *err, size_t errlen);
+
+/* Set one parameter (e.g. "rpm", "7200").  0 ok; -1 bad value (err
+ * names key and value); 1 key unknown to the model.
+ */
+extern int hdd_params_set (struct hdd_params *, const char *key,
+                           const char *value, char *err, size_t errlen);
+
+/* Check the whole set for consistency (after all overrides); -1 and
+ * err if inconsistent (e.g. seek-track > seek-avg).
+ */
+extern int hdd_params_validate (const struct hdd_params *,
+                                char *err, size_t errlen);
+
+extern const char *hdd_params_profile_name (const struct hdd_params *);
+extern void hdd_params_print_help (FILE *fp);
+extern void hdd_params_print_values (const struct hdd_params *, FILE *fp);
+/* One line per built-in profile: "name: description". */
+extern void hdd_profiles_print (FILE *fp);
+
+/* The drive.  'seed' fixes the platter's phase at time 0. */
+struct hdd;
+
+extern struct hdd *hdd_new (const struct hdd_params *, uint64_t image_bytes,
+                            uint64_t seed, char *err, size_t errlen);
+extern void hdd_free (struct hdd *);
+
+/* Cost of serving r if it started at time t from the current state;
+ * changes nothing.  Fills *out when out is not NULL.
+ */
+extern uint64_t hdd_estimate (const struct hdd *, const struct io *r,
+                              uint64_t t, struct hdd_cost *out);
+
+/* Serve r starting at t: update head, platter and cache state.
+ * Returns the service time (r completes at t + result).
+ */
+extern uint64_t hdd_serve (struct hdd *, const struct io *r, uint64_t t,
+                           struct hdd_cost *out);
+
+/* The host has been quiet: let the drive run its background work
+ * (read-ahead, destage) up to t.  t never goes backwards.
+ */
+extern void hdd_idle (struct hdd *, uint64_t t);
+
+/* Byte offset the head is over (end of the last media access), for
+ * policies that sweep.
+ */
+extern uint64_t hdd_head_offset (const struct hdd *);
+
+/* Bytes not yet on the media (volatile write cache). */
+extern uint64_t hdd_dirty_bytes (const struct hdd *);
+
+#endif /* HDDSIM_HDD_H */
