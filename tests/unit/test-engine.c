@@ -214,7 +214,8 @@ START_TEST (test_next_event)
   ck_assert_uint_eq (engine_next_event (h.engine), 15 * MS);
   engine_submit (h.engine, &b, 11 * MS);
   engine_advance (h.engine, 14 * MS);
-  ck_assert_int_eq (b.state, REQ_QUEUED);
+  /* the policy sees b at the next decision, when a completes */
+  ck_assert_int_eq (b.state, REQ_WAITING);
   ck_assert_uint_eq (engine_next_event (h.engine), 15 * MS);
   engine_advance (h.engine, 15 * MS);
   ck_assert_int_eq (a.state, REQ_DONE);
@@ -311,34 +312,44 @@ START_TEST (test_policy_wake)
 }
 END_TEST
 
-/* Cancelled requests never start; one already on the drive cannot be
- * recalled and completes as modeled.
+/* Cancelled requests never start, whether the policy holds them or
+ * they wait beyond qdepth; one already on the drive cannot be recalled
+ * and completes as modeled.  The policy here holds requests until
+ * multiples of 10 ms, with qdepth 1.
  */
 START_TEST (test_cancel)
 {
   struct harness h;
   struct req a, b, c;
 
-  harness_init (&h, "fixed", "5ms", fifo (), 1);
+  test_hold_multiple = 10 * MS;
+  harness_init (&h, "fixed", "5ms", &lifo_ops, 1);
+  test_hold_multiple = 0;
   init_read (&a, 1, 0);
   init_read (&b, 2, 0);
   init_read (&c, 3, 0);
-  engine_submit (h.engine, &a, 0);
-  engine_submit (h.engine, &b, 1);
-  engine_submit (h.engine, &c, 2);
-  engine_advance (h.engine, 2);
-  ck_assert_int_eq (a.state, REQ_SERVING);
-  ck_assert_int_eq (b.state, REQ_QUEUED);
-  ck_assert_int_eq (c.state, REQ_WAITING);     /* qdepth 1 */
-  ck_assert_int_eq (engine_cancel (h.engine, &a), -1);
-  ck_assert_int_eq (engine_cancel (h.engine, &b), 0);
+  engine_submit (h.engine, &a, 1 * MS);
+  engine_submit (h.engine, &b, 2 * MS);
+  engine_advance (h.engine, 3 * MS);
+  ck_assert_int_eq (a.state, REQ_QUEUED);
+  ck_assert_int_eq (b.state, REQ_WAITING);     /* qdepth 1 */
+  ck_assert_int_eq (engine_cancel (h.engine, &a), 0);
+  engine_submit (h.engine, &c, 4 * MS);
+  engine_advance (h.engine, 4 * MS);
+  ck_assert_int_eq (b.state, REQ_QUEUED);      /* a's place */
+  ck_assert_int_eq (c.state, REQ_WAITING);
+  engine_advance (h.engine, 10 * MS);
+  ck_assert_int_eq (b.state, REQ_SERVING);
+  ck_assert_uint_eq (b.start, 10 * MS);
   ck_assert_int_eq (engine_cancel (h.engine, &c), 0);
+  ck_assert_int_eq (engine_cancel (h.engine, &b), -1);
   ck_assert_uint_eq (engine_pending (h.engine), 1);
   engine_advance (h.engine, 100 * MS);
   ck_assert_uint_eq (h.started, 1);
   ck_assert_uint_eq (h.completed, 1);
-  ck_assert_uint_eq (a.done, 5 * MS);
+  ck_assert_uint_eq (b.done, 15 * MS);
   ck_assert_uint_eq (engine_pending (h.engine), 0);
+  ck_assert_uint_eq (engine_next_event (h.engine), ENGINE_NEVER);
   harness_free (&h);
 }
 END_TEST

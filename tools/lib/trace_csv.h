@@ -1,4 +1,4 @@
-/* hddsim tests: read a trace CSV by column names. */
+/* hddsim: read a trace CSV (trace=FILE) by column names. */
 #ifndef HDDSIM_TEST_TRACE_CSV_H
 #define HDDSIM_TEST_TRACE_CSV_H
 
@@ -14,6 +14,7 @@ struct trace_row {
   uint64_t seek_ns, rot_ns, xfer_ns;
   int64_t late_ns;              /* -1 when empty (not delivered) */
   bool fua;
+  uint32_t queue_len;
   char outcome[12];
 };
 

@@ -1,4 +1,4 @@
-/* hddsim tests: read a trace CSV by column names. */
+/* hddsim: read a trace CSV (trace=FILE) by column names. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +10,13 @@
 
 enum col {
   C_ID, C_CONN, C_OP, C_OFFSET, C_LENGTH, C_ARRIVAL, C_START, C_DONE,
-  C_SEEK, C_ROT, C_XFER, C_LATE, C_FUA, C_OUTCOME, C_COUNT
+  C_SEEK, C_ROT, C_XFER, C_LATE, C_FUA, C_QLEN, C_OUTCOME, C_COUNT
 };
 
 static const char *const col_names[C_COUNT] = {
   "id", "conn", "op", "offset", "length", "arrival_ns", "start_ns",
-  "done_ns", "seek_ns", "rot_ns", "xfer_ns", "late_ns", "fua", "outcome",
+  "done_ns", "seek_ns", "rot_ns", "xfer_ns", "late_ns", "fua", "queue_len",
+  "outcome",
 };
 
 static int
@@ -66,6 +67,7 @@ fill (struct trace_row *r, char **f, const int *w)
   r->xfer_ns = strtoull (f[w[C_XFER]], NULL, 10);
   r->late_ns = *f[w[C_LATE]] ? strtoll (f[w[C_LATE]], NULL, 10) : -1;
   r->fua = atoi (f[w[C_FUA]]) != 0;
+  r->queue_len = (uint32_t) strtoul (f[w[C_QLEN]], NULL, 10);
   snprintf (r->outcome, sizeof r->outcome, "%s", f[w[C_OUTCOME]]);
 }
 

@@ -1,0 +1,25 @@
+/* hddsim: the plugin's parameters. */
+#ifndef HDDSIM_CONFIG_H
+#define HDDSIM_CONFIG_H
+
+#include <stdint.h>
+
+#include "../sched/setup.h"
+
+struct config {
+  char *image;
+  uint64_t spin_ns;
+  char *trace;
+  char *stats;
+  struct setup setup;           /* drive, policy and their tunables */
+};
+
+extern struct config config;
+
+extern int config_set (const char *key, const char *value);
+extern int config_finish (void);
+extern void config_free (void);
+/* The text of --help, built once from the layers' tables. */
+extern const char *config_help_text (void);
+
+#endif /* HDDSIM_CONFIG_H */

@@ -1,0 +1,485 @@
+/* hddsim: the real-time driver (see driver.h).
+ *
+ * Only one request is ever on the actuator, so only one completion is
+ * ever imminent.  Its worker sleeps on an absolute CLOCK_MONOTONIC
+ * deadline until shortly before the modeled completion and spins the
+ * rest: the sleep's wake-up error (40-175 us here) is absorbed by the
+ * spin instead of showing up as lateness.  That worker then advances
+ * the engine itself, so the next request is dispatched at once rather
+ * than when the dispatcher's timer fires.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <ev.h>
+
+#define NBDKIT_API_VERSION 2
+#include <nbdkit-plugin.h>
+
+#include "../sched/engine.h"
+#include "clock.h"
+#include "debug.h"
+#include "driver.h"
+#include "stats.h"
+#include "trace.h"
+
+/* How long a waiting worker sleeps before checking whether the server
+ * is shutting down or its client went away.
+ */
+#define ABORT_CHECK_NS (50 * UINT64_C(1000000))
+
+/* A request in flight: the engine's view and its worker's. */
+struct flight {
+  struct req req;
+  pthread_cond_t dispatched;
+  bool orphaned;                /* its worker gave up while it was on the
+                                   drive; freed when it completes */
+};
+
+static struct {
+  pthread_mutex_t lock;         /* guards everything below but 'loop' */
+  struct hdd *hdd;
+  struct engine *engine;
+  uint64_t epoch;               /* CLOCK_MONOTONIC at modeled time 0 */
+  uint64_t spin_ns;
+  uint64_t next_id;
+  FILE *trace;
+  struct stats *stats;
+  char *stats_path;
+
+  struct ev_loop *loop;
+  ev_async wake;
+  ev_async quit;
+  ev_timer decision_timer;
+  ev_timer stats_timer;
+  pthread_t thread;
+  bool thread_running;
+} drv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint64_t
+model_now (void)
+{
+  return monotonic_ns () - drv.epoch;
+}
+
+static void
+on_started (struct req *r, void *opaque)
+{
+  struct flight *f = r->user;
+
+  (void) opaque;
+  if (hddsim_debug_sched)
+    nbdkit_debug ("dispatch id=%" PRIu64 " %s off=%" PRIu64 " len=%" PRIu64
+                  " start=%" PRIu64 " done=%" PRIu64 " seek=%" PRIu64
+                  " rot=%" PRIu64 " xfer=%" PRIu64,
+                  r->id, io_op_name (r->io.op), r->io.offset, r->io.length,
+                  r->start, r->done, r->cost.seek_ns, r->cost.rot_ns,
+                  r->cost.xfer_ns);
+  pthread_cond_signal (&f->dispatched);
+}
+
+static void
+flight_free (struct flight *f)
+{
+  pthread_cond_destroy (&f->dispatched);
+  free (f);
+}
+
+/* Record a request's end in the trace and the stats; lock held. */
+static void
+record (const struct req *r, uint64_t late_ns, enum req_outcome outcome)
+{
+  if (drv.trace)
+    trace_write (drv.trace, r, late_ns, outcome);
+  stats_record (drv.stats, r, late_ns, outcome);
+}
+
+static void
+on_completed (struct req *r, void *opaque)
+{
+  struct flight *f = r->user;
+
+  (void) opaque;
+  if (f->orphaned) {
+    record (r, 0, OUTCOME_ABORTED);
+    flight_free (f);
+  }
+}
+
+static const struct engine_hooks hooks = {
+  .started = on_started,
+  .completed = on_completed,
+};
+
+/* Advance the engine to now and re-arm the dispatcher for the next
+ * decision point.  Runs in the dispatcher thread.
+ */
+static void
+rearm (struct ev_loop *loop)
+{
+  uint64_t now, next;
+
+  pthread_mutex_lock (&drv.lock);
+  now = model_now ();
+  engine_advance (drv.engine, now);
+  next = engine_next_event (drv.engine);
+  pthread_mutex_unlock (&drv.lock);
+
+  ev_timer_stop (loop, &drv.decision_timer);
+  if (next != ENGINE_NEVER) {
+    ev_now_update (loop);
+    ev_timer_set (&drv.decision_timer,
+                  next > now ? (double) (next - now) / 1e9 : 0., 0.);
+    ev_timer_start (loop, &drv.decision_timer);
+  }
+}
+
+static void
+on_wake (struct ev_loop *loop, ev_async *w, int revents)
+{
+  (void) w; (void) revents;
+  rearm (loop);
+}
+
+static void
+on_decision_timer (struct ev_loop *loop, ev_timer *w, int revents)
+{
+  (void) w; (void) revents;
+  rearm (loop);
+}
+
+static void
+write_stats (void)
+{
+  struct stats *snap;
+  uint64_t elapsed;
+
+  pthread_mutex_lock (&drv.lock);
+  snap = stats_snapshot (drv.stats);
+  elapsed = model_now ();
+  if (drv.trace)
+    fflush (drv.trace);
+  pthread_mutex_unlock (&drv.lock);
+  if (!snap)
+    return;
+  if (drv.stats_path && stats_write (snap, drv.stats_path, elapsed) == -1)
+    nbdkit_debug ("stats: %s: %m", drv.stats_path);
+  stats_free (snap);
+}
+
+static void
+on_stats_timer (struct ev_loop *loop, ev_timer *w, int revents)
+{
+  (void) loop; (void) w; (void) revents;
+  write_stats ();
+}
+
+static void
+on_quit (struct ev_loop *loop, ev_async *w, int revents)
+{
+  (void) w; (void) revents;
+  ev_break (loop, EVBREAK_ALL);
+}
+
+static void *
+dispatcher (void *arg)
+{
+  (void) arg;
+  ev_run (drv.loop, 0);
+  return NULL;
+}
+
+/* libev's epoll and poll backends round timeouts up to a whole
+ * millisecond; select keeps microseconds (measured: DESIGN.md).
+ * Never the default loop: its SIGCHLD watcher would steal nbdkit's
+ * --run child.
+ */
+static struct ev_loop *
+new_loop (void)
+{
+  struct ev_loop *loop = ev_loop_new (EVBACKEND_SELECT | EVFLAG_NOSIGMASK);
+
+  if (!loop)
+    loop = ev_loop_new (EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+  return loop;
+}
+
+static int
+start_dispatcher (void)
+{
+  sigset_t all, old;
+  int err;
+
+  drv.loop = new_loop ();
+  if (!drv.loop) {
+    nbdkit_error ("cannot create the event loop (libev)");
+    return -1;
+  }
+  ev_async_init (&drv.wake, on_wake);
+  ev_async_start (drv.loop, &drv.wake);
+  ev_async_init (&drv.quit, on_quit);
+  ev_async_start (drv.loop, &drv.quit);
+  ev_timer_init (&drv.decision_timer, on_decision_timer, 0., 0.);
+  ev_timer_init (&drv.stats_timer, on_stats_timer, 1., 1.);
+  if (drv.stats_path)
+    ev_timer_start (drv.loop, &drv.stats_timer);
+
+  /* Signals belong to nbdkit's own threads. */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  err = pthread_create (&drv.thread, NULL, dispatcher, NULL);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (err) {
+    errno = err;
+    nbdkit_error ("cannot start the dispatcher thread: %m");
+    return -1;
+  }
+  drv.thread_running = true;
+  return 0;
+}
+
+int
+driver_start (const struct driver_config *cfg)
+{
+  char err[HDD_ERRLEN] = "";
+
+  drv.hdd = hdd_new (cfg->hdd_params, cfg->image_bytes, cfg->seed,
+                     err, sizeof err);
+  if (!drv.hdd) {
+    nbdkit_error ("%s", err);
+    return -1;
+  }
+  drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
+                           &hooks, NULL);
+  drv.stats = stats_new ();
+  if (!drv.engine || !drv.stats) {
+    nbdkit_error ("out of memory");
+    return -1;
+  }
+  drv.spin_ns = cfg->spin_ns;
+  if (cfg->trace_path) {
+    drv.trace = trace_open (cfg->trace_path);
+    if (!drv.trace) {
+      nbdkit_error ("trace=%s: %m", cfg->trace_path);
+      return -1;
+    }
+  }
+  if (cfg->stats_path) {
+    drv.stats_path = strdup (cfg->stats_path);
+    if (!drv.stats_path) {
+      nbdkit_error ("strdup: %m");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int
+driver_after_fork (void)
+{
+  drv.epoch = monotonic_ns ();
+  return start_dispatcher ();
+}
+
+void
+driver_stop (void)
+{
+  if (drv.thread_running) {
+    ev_async_send (drv.loop, &drv.quit);
+    pthread_join (drv.thread, NULL);
+    drv.thread_running = false;
+  }
+  if (drv.stats) {
+    write_stats ();
+    if (stats_count (drv.stats) > 0)
+      nbdkit_debug ("lateness over %" PRIu64 " requests: p50 %" PRIu64
+                    " ns, p99 %" PRIu64 " ns, p99.9 %" PRIu64 " ns",
+                    stats_count (drv.stats), stats_lateness (drv.stats, 0.5),
+                    stats_lateness (drv.stats, 0.99),
+                    stats_lateness (drv.stats, 0.999));
+  }
+  if (drv.loop)
+    ev_loop_destroy (drv.loop);
+  if (drv.trace)
+    fclose (drv.trace);
+  engine_free (drv.engine);
+  hdd_free (drv.hdd);
+  stats_free (drv.stats);
+  free (drv.stats_path);
+  drv.loop = NULL;
+  drv.trace = NULL;
+  drv.engine = NULL;
+  drv.hdd = NULL;
+  drv.stats = NULL;
+  drv.stats_path = NULL;
+}
+
+static struct flight *
+flight_new (const struct io *io, uint32_t conn)
+{
+  struct flight *f = calloc (1, sizeof *f);
+  pthread_condattr_t attr;
+
+  if (!f)
+    return NULL;
+  pthread_condattr_init (&attr);
+  pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
+  pthread_cond_init (&f->dispatched, &attr);
+  pthread_condattr_destroy (&attr);
+  f->req.io = *io;
+  f->req.conn = conn;
+  f->req.user = f;
+  return f;
+}
+
+static void
+submit (struct flight *f)
+{
+  uint64_t now;
+
+  pthread_mutex_lock (&drv.lock);
+  f->req.id = drv.next_id++;
+  now = model_now ();
+  engine_submit (drv.engine, &f->req, now);
+  /* An idle drive starts this request now, without a thread hop. */
+  engine_advance (drv.engine, now);
+  pthread_mutex_unlock (&drv.lock);
+  ev_async_send (drv.loop, &drv.wake);
+}
+
+/* The worker gives up on f: withdraw it, or leave it to complete on
+ * the drive if it is already there.
+ */
+static void
+abandon (struct flight *f, enum req_outcome outcome)
+{
+  bool free_now, served;
+
+  pthread_mutex_lock (&drv.lock);
+  served = f->req.state == REQ_DONE;
+  free_now = engine_cancel (drv.engine, &f->req) == 0;
+  if (served)
+    record (&f->req, 0, outcome);
+  f->orphaned = !free_now;
+  pthread_mutex_unlock (&drv.lock);
+  ev_async_send (drv.loop, &drv.wake);
+  if (free_now)
+    flight_free (f);
+}
+
+/* nbdkit_nanosleep with a zero timeout only checks for shutdown and
+ * for the client hanging up.
+ */
+static bool
+should_abort (void)
+{
+  return nbdkit_nanosleep (0, 0) == -1;
+}
+
+/* Wait until the engine has put f on the drive; -1 if we must abort. */
+static int
+wait_dispatched (struct flight *f)
+{
+  pthread_mutex_lock (&drv.lock);
+  while (f->req.state < REQ_SERVING) {
+    struct timespec ts = ns_to_timespec (monotonic_ns () + ABORT_CHECK_NS);
+    if (pthread_cond_timedwait (&f->dispatched, &drv.lock, &ts) == ETIMEDOUT
+        && f->req.state < REQ_SERVING) {
+      pthread_mutex_unlock (&drv.lock);
+      if (should_abort ())
+        return -1;
+      pthread_mutex_lock (&drv.lock);
+    }
+  }
+  pthread_mutex_unlock (&drv.lock);
+  return 0;
+}
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+/* Return at the first clock reading at or after 'deadline' (host
+ * monotonic ns), or -1 if we must abort; *delivered is that reading.
+ */
+static int
+wait_until (uint64_t deadline, uint64_t *delivered)
+{
+  uint64_t now;
+
+  while ((now = monotonic_ns ()) + drv.spin_ns < deadline) {
+    uint64_t target = deadline - drv.spin_ns;
+    struct timespec ts;
+
+    if (target > now + ABORT_CHECK_NS)
+      target = now + ABORT_CHECK_NS;
+    ts = ns_to_timespec (target);
+    clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    if (should_abort ())
+      return -1;
+  }
+  while ((now = monotonic_ns ()) < deadline)
+    cpu_relax ();
+  *delivered = now;
+  return 0;
+}
+
+/* f's completion has been delivered at 'delivered': retire it. */
+static void
+retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
+{
+  uint64_t late = delivered - drv.epoch - f->req.done;
+
+  pthread_mutex_lock (&drv.lock);
+  engine_advance (drv.engine, delivered - drv.epoch);
+  record (&f->req, late, outcome);
+  pthread_mutex_unlock (&drv.lock);
+  ev_async_send (drv.loop, &drv.wake);
+  if (hddsim_debug_timing)
+    nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRIu64 " ns",
+                  f->req.id, late);
+}
+
+int
+driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
+                void *arg)
+{
+  struct flight *f = flight_new (io, conn);
+  uint64_t delivered;
+  int status, err;
+
+  if (!f) {
+    nbdkit_error ("calloc: %m");
+    return -1;
+  }
+  /* The delivery spin must not be lengthened by timer slack. */
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  submit (f);
+  status = data (arg);
+  err = errno;
+
+  if (wait_dispatched (f) == -1
+      || wait_until (drv.epoch + f->req.done, &delivered) == -1) {
+    abandon (f, OUTCOME_ABORTED);
+    errno = ESHUTDOWN;
+    return -1;
+  }
+  retire (f, delivered, status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR);
+  flight_free (f);
+  errno = err;
+  return status;
+}

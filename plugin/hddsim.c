@@ -1,0 +1,265 @@
+/* hddsim: an nbdkit plugin that serves a disk image at the speed of a
+ * modeled mechanical hard drive, ordering concurrent requests with its
+ * own scheduler.  See nbdkit-hddsim-plugin(1) and DESIGN.md.
+ */
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NBDKIT_API_VERSION 2
+#include <nbdkit-plugin.h>
+
+#include "config.h"
+#include "debug.h"
+#include "driver.h"
+#include "image.h"
+
+NBDKIT_DLL_PUBLIC int hddsim_debug_sched = 0;
+NBDKIT_DLL_PUBLIC int hddsim_debug_timing = 0;
+
+#define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
+
+/* One per NBD connection: the scheduler keys queues on it. */
+struct handle {
+  uint32_t conn;
+};
+
+static atomic_uint next_conn;
+
+static void
+hddsim_unload (void)
+{
+  config_free ();
+}
+
+static int
+hddsim_config (const char *key, const char *value)
+{
+  return config_set (key, value);
+}
+
+static int
+hddsim_config_complete (void)
+{
+  return config_finish ();
+}
+
+static int
+hddsim_get_ready (void)
+{
+  struct driver_config dc;
+
+  if (image_open (config.image) == -1)
+    return -1;
+  dc = (struct driver_config) {
+    .hdd_params = config.setup.hdd,
+    .image_bytes = (uint64_t) image_size (),
+    .seed = config.setup.seed,
+    .policy = config.setup.policy,
+    .sched_params = &config.setup.sched,
+    .spin_ns = config.spin_ns,
+    .trace_path = config.trace,
+    .stats_path = config.stats,
+  };
+  return driver_start (&dc);
+}
+
+static int
+hddsim_after_fork (void)
+{
+  return driver_after_fork ();
+}
+
+static void
+hddsim_cleanup (void)
+{
+  driver_stop ();
+  image_close ();
+}
+
+static void
+hddsim_dump_plugin (void)
+{
+  size_t i;
+
+  printf ("hddsim_policies=");
+  for (i = 0; policy_list[i]; i++)
+    printf ("%s%s", i ? "," : "", policy_list[i]->name);
+  printf ("\n");
+  hdd_profiles_print (stdout);
+}
+
+static void *
+hddsim_open (int readonly)
+{
+  struct handle *h = malloc (sizeof *h);
+
+  (void) readonly;
+  if (!h) {
+    nbdkit_error ("malloc: %m");
+    return NULL;
+  }
+  h->conn = atomic_fetch_add (&next_conn, 1);
+  return h;
+}
+
+static void
+hddsim_close (void *handle)
+{
+  free (handle);
+}
+
+static int64_t
+hddsim_get_size (void *handle)
+{
+  (void) handle;
+  return image_size ();
+}
+
+static int
+hddsim_can_write (void *handle)
+{
+  (void) handle;
+  return image_writable ();
+}
+
+static int
+hddsim_can_true (void *handle)
+{
+  (void) handle;
+  return 1;
+}
+
+static int
+hddsim_can_fua (void *handle)
+{
+  (void) handle;
+  return NBDKIT_FUA_NATIVE;
+}
+
+/* The real I/O of one request, run by the driver between queueing it
+ * and its modeled completion.
+ */
+struct data_op {
+  enum io_op op;
+  void *buf;
+  uint32_t count;
+  uint64_t offset;
+  bool fua;
+};
+
+static int
+do_data (void *arg)
+{
+  const struct data_op *d = arg;
+  int r = 0;
+
+  switch (d->op) {
+  case IO_READ: return image_pread (d->buf, d->count, d->offset);
+  case IO_WRITE: r = image_pwrite (d->buf, d->count, d->offset); break;
+  case IO_FLUSH: return image_flush ();
+  case IO_TRIM: r = image_trim (d->count, d->offset); break;
+  case IO_ZERO: r = image_zero (d->count, d->offset); break;
+  }
+  if (r == 0 && d->fua)
+    r = image_flush ();
+  return r;
+}
+
+static int
+serve (void *handle, enum io_op op, void *buf, uint32_t count,
+       uint64_t offset, uint32_t flags)
+{
+  const struct handle *h = handle;
+  struct data_op d = {
+    .op = op, .buf = buf, .count = count, .offset = offset,
+    .fua = (flags & NBDKIT_FLAG_FUA) != 0,
+  };
+  struct io io = {
+    .op = op, .fua = d.fua, .offset = offset, .length = count,
+  };
+
+  return driver_request (&io, h->conn, do_data, &d);
+}
+
+static int
+hddsim_pread (void *handle, void *buf, uint32_t count, uint64_t offset,
+              uint32_t flags)
+{
+  return serve (handle, IO_READ, buf, count, offset, flags);
+}
+
+static int
+hddsim_pwrite (void *handle, const void *buf, uint32_t count,
+               uint64_t offset, uint32_t flags)
+{
+  /* serve() only reads through buf for writes. */
+  return serve (handle, IO_WRITE, (void *) buf, count, offset, flags);
+}
+
+static int
+hddsim_flush (void *handle, uint32_t flags)
+{
+  return serve (handle, IO_FLUSH, NULL, 0, 0, flags);
+}
+
+static int
+hddsim_trim (void *handle, uint32_t count, uint64_t offset, uint32_t flags)
+{
+  return serve (handle, IO_TRIM, NULL, count, offset, flags);
+}
+
+static int
+hddsim_zero (void *handle, uint32_t count, uint64_t offset, uint32_t flags)
+{
+  return serve (handle, IO_ZERO, NULL, count, offset, flags);
+}
+
+static struct nbdkit_plugin plugin = {
+  .name = "hddsim",
+  .version = "0.1",
+  .longname = "nbdkit modeled mechanical hard drive plugin",
+  .description = "Serve an image at the speed of a modeled hard drive",
+  .magic_config_key = "image",
+  .unload = hddsim_unload,
+  .config = hddsim_config,
+  .config_complete = hddsim_config_complete,
+  .get_ready = hddsim_get_ready,
+  .after_fork = hddsim_after_fork,
+  .cleanup = hddsim_cleanup,
+  .dump_plugin = hddsim_dump_plugin,
+  .open = hddsim_open,
+  .close = hddsim_close,
+  .get_size = hddsim_get_size,
+  .can_write = hddsim_can_write,
+  .can_flush = hddsim_can_true,
+  .can_trim = hddsim_can_true,
+  .can_zero = hddsim_can_true,
+  .can_multi_conn = hddsim_can_true,
+  .is_rotational = hddsim_can_true,
+  .can_fua = hddsim_can_fua,
+  .pread = hddsim_pread,
+  .pwrite = hddsim_pwrite,
+  .flush = hddsim_flush,
+  .trim = hddsim_trim,
+  .zero = hddsim_zero,
+  .errno_is_preserved = 1,
+};
+
+/* Written out rather than NBDKIT_REGISTER_PLUGIN so that --help can
+ * list every tunable from the layers' own tables.
+ */
+NBDKIT_DLL_PUBLIC struct nbdkit_plugin *plugin_init (void);
+
+NBDKIT_DLL_PUBLIC struct nbdkit_plugin *
+plugin_init (void)
+{
+  plugin._struct_size = sizeof plugin;
+  plugin._api_version = NBDKIT_API_VERSION;
+  plugin._thread_model = THREAD_MODEL;
+  plugin.config_help = config_help_text ();
+  return &plugin;
+}
