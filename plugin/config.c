@@ -14,6 +14,7 @@
 
 #include "../model/param.h"
 #include "config.h"
+#include "realtime.h"
 
 /* The delivery spin: see driver.c.  250 us covers clock_nanosleep's
  * p99 oversleep measured here (100-175 us) with room to spare.
@@ -29,6 +30,7 @@ init_once (void)
   if (initialised)
     return;
   config.spin_ns = DEFAULT_SPIN_NS;
+  config.realtime = REALTIME_AUTO;
   setup_init (&config.setup);
   initialised = 1;
 }
@@ -47,6 +49,21 @@ set_path (char **field, const char *key, const char *value)
     return -1;
   }
   return 0;
+}
+
+static int
+set_realtime (const char *value)
+{
+  static const char *const names[] = { "off", "auto", "on" };
+  int i;
+
+  for (i = 0; i < 3; i++)
+    if (strcmp (value, names[i]) == 0) {
+      config.realtime = i;
+      return 0;
+    }
+  nbdkit_error ("realtime=%s: expected off, auto or on", value);
+  return -1;
 }
 
 int
@@ -70,6 +87,8 @@ config_set (const char *key, const char *value)
     }
     return 0;
   }
+  if (strcmp (key, "realtime") == 0)
+    return set_realtime (value);
   r = setup_set (&config.setup, key, value, err, sizeof err);
   if (r == 1)
     nbdkit_error ("unknown parameter '%s' (see nbdkit hddsim --help)", key);
@@ -116,6 +135,8 @@ static const char help_head[] =
   "trace=FILE                  Write one CSV line per request.\n"
   "stats=FILE                  Write statistics (JSON) every second.\n"
   "spin=DURATION               Spin this close to a completion (250us).\n"
+  "realtime=auto|on|off        Wait for completions at SCHED_FIFO priority\n"
+  "                            where permitted (default auto).\n"
   "Scheduler tunables:\n";
 
 const char *

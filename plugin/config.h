@@ -9,6 +9,7 @@
 struct config {
   char *image;
   uint64_t spin_ns;
+  int realtime;                 /* enum realtime_mode */
   char *trace;
   char *stats;
   struct setup setup;           /* drive, policy and their tunables */

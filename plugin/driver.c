@@ -28,6 +28,7 @@
 #include "../sched/engine.h"
 #include "clock.h"
 #include "debug.h"
+#include "realtime.h"
 #include "driver.h"
 #include "stats.h"
 #include "trace.h"
@@ -51,6 +52,7 @@ static struct {
   struct engine *engine;
   uint64_t epoch;               /* CLOCK_MONOTONIC at modeled time 0 */
   uint64_t spin_ns;
+  bool realtime;
   uint64_t next_id;
   FILE *trace;
   struct stats *stats;
@@ -266,6 +268,7 @@ driver_start (const struct driver_config *cfg)
     return -1;
   }
   drv.spin_ns = cfg->spin_ns;
+  drv.realtime = cfg->realtime;
   if (cfg->trace_path) {
     drv.trace = trace_open (cfg->trace_path);
     if (!drv.trace) {
@@ -297,6 +300,14 @@ driver_stop (void)
     ev_async_send (drv.loop, &drv.quit);
     pthread_join (drv.thread, NULL);
     drv.thread_running = false;
+  }
+  /* Requests abandoned on the drive by workers that gave up (SIGTERM,
+   * hang-ups) are freed when they complete: run the drive out.
+   */
+  if (drv.engine) {
+    pthread_mutex_lock (&drv.lock);
+    engine_advance (drv.engine, ENGINE_NEVER - 1);
+    pthread_mutex_unlock (&drv.lock);
   }
   if (drv.stats) {
     write_stats ();
@@ -458,8 +469,9 @@ driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
                 void *arg)
 {
   struct flight *f = flight_new (io, conn);
+  struct realtime_saved saved;
   uint64_t delivered;
-  int status, err;
+  int status, err, waited;
 
   if (!f) {
     nbdkit_error ("calloc: %m");
@@ -472,8 +484,11 @@ driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
   status = data (arg);
   err = errno;
 
-  if (wait_dispatched (f) == -1
-      || wait_until (drv.epoch + f->req.done, &delivered) == -1) {
+  realtime_enter (drv.realtime, &saved);
+  waited = wait_dispatched (f) == 0
+    && wait_until (drv.epoch + f->req.done, &delivered) == 0;
+  realtime_leave (&saved);
+  if (!waited) {
     abandon (f, OUTCOME_ABORTED);
     errno = ESHUTDOWN;
     return -1;

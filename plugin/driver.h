@@ -10,6 +10,7 @@
 #ifndef HDDSIM_DRIVER_H
 #define HDDSIM_DRIVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../model/hdd.h"
@@ -23,6 +24,7 @@ struct driver_config {
   const struct policy_ops *policy;
   const struct sched_params *sched_params;
   uint64_t spin_ns;             /* spin, not sleep, this close to a deadline */
+  bool realtime;                /* deliver at SCHED_FIFO priority */
   const char *trace_path;       /* NULL: no trace */
   const char *stats_path;       /* NULL: no stats file */
 };

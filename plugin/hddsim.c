@@ -16,6 +16,7 @@
 #include "debug.h"
 #include "driver.h"
 #include "image.h"
+#include "realtime.h"
 
 NBDKIT_DLL_PUBLIC int hddsim_debug_sched = 0;
 NBDKIT_DLL_PUBLIC int hddsim_debug_timing = 0;
@@ -51,8 +52,10 @@ static int
 hddsim_get_ready (void)
 {
   struct driver_config dc;
+  bool realtime;
 
-  if (image_open (config.image) == -1)
+  if (realtime_probe (config.realtime, &realtime) == -1
+      || image_open (config.image) == -1)
     return -1;
   dc = (struct driver_config) {
     .hdd_params = config.setup.hdd,
@@ -61,6 +64,7 @@ hddsim_get_ready (void)
     .policy = config.setup.policy,
     .sched_params = &config.setup.sched,
     .spin_ns = config.spin_ns,
+    .realtime = realtime,
     .trace_path = config.trace,
     .stats_path = config.stats,
   };

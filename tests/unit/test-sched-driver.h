@@ -372,12 +372,13 @@ tdrv_count (const struct tdrv *d, uint32_t conn)
 /* The starvation scenario shared by every policy's tests: a sequential
  * reader on 'conn_stream' keeps two reads outstanding, each starting
  * where the last one ended, from 100 MiB for 'length' of modeled time;
- * one read far below it arrives on 'conn_far' at 10 ms.  Returns the
- * far read.  Under cscan the stream is always just above the head.
+ * one read far below it (at 1 MiB, or far_offset) arrives on
+ * 'conn_far' at 10 ms.  Returns the far read.  Under cscan the stream
+ * is always just above the head.
  */
 TDRV_FN struct req *
-tdrv_starvation (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
-                 uint64_t length)
+tdrv_starvation_at (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
+                    uint64_t length, uint64_t far_offset)
 {
   struct tstream s = {
     .conn = conn_stream, .op = IO_READ, .length = 4 * KiB,
@@ -385,7 +386,14 @@ tdrv_starvation (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
   };
 
   tdrv_stream (d, &s);
-  return tdrv_at (d, 10 * MS, conn_far, IO_READ, 1 * MiB, 4 * KiB);
+  return tdrv_at (d, 10 * MS, conn_far, IO_READ, far_offset, 4 * KiB);
+}
+
+TDRV_FN struct req *
+tdrv_starvation (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
+                 uint64_t length)
+{
+  return tdrv_starvation_at (d, conn_stream, conn_far, length, 1 * MiB);
 }
 
 /* Where request r finished in completion order (0-based), or -1. */

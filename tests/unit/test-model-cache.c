@@ -1,0 +1,306 @@
+/* hddsim: unit tests of the drive's cache, on a virtual clock.
+ *
+ * Expected values come from the parameters (overhead, interface rate,
+ * seek times, the revolution) and the rules of a write-back cache,
+ * never from a run of the code.
+ */
+
+#include <inttypes.h>
+
+#include "test-model-util.h"
+#include "../../sched/engine.h"
+#include "../../sched/policy.h"
+#include "../../sched/sched_params.h"
+
+static uint64_t
+iface (const struct hdd *d, uint64_t bytes)
+{
+  uint64_t rate = hdd_params_of (d)->iface_rate;
+  return (bytes * UINT64_C(1000000000) + rate - 1) / rate;
+}
+
+/* The longest one positioning and 'sectors' of media transfer can take. */
+static double
+worst_access (const struct hdd *d, uint64_t sectors)
+{
+  const struct hdd_params *p = hdd_params_of (d);
+  double rev = rev_ns (d);
+  double tracks = ceil ((double) sectors / (double) p->spt_inner) + 1;
+  return (double) (p->seek_full + p->write_settle) + rev
+         + tracks * (rev + (double) (p->seek_track + p->write_settle));
+}
+
+/* A write into a cache with room completes at interface speed. */
+START_TEST (test_cached_write_iface_speed)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  struct hdd_cost c;
+  uint64_t s = serve_at (d, IO_WRITE, 7 * GIB, 65536, 0, &c);
+
+  ck_assert_uint_eq (s, p->overhead + iface (d, 65536));
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (c.seek_ns + c.rot_ns + c.busy_ns, 0);
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 65536);
+  hdd_free (d);
+}
+END_TEST
+
+/* N scattered cached writes, then FLUSH: the flush positions the arm
+ * N times (each at least a one-cylinder seek plus write settle), and
+ * at most N worst-case accesses; nothing is dirty afterwards.
+ */
+START_TEST (test_flush_destages_all)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  const uint64_t n = 24, cap = p->capacity;
+  uint64_t t = 0, i, s, left;
+  struct hdd_cost c;
+
+  for (i = 0; i < n; i++) {
+    /* Scattered over the stroke, in a shuffled order. */
+    uint64_t k = (i * 7) % n;
+    t += serve_at (d, IO_WRITE, (k * (cap / n)) / 4096 * 4096, 4096, t, &c);
+    ck_assert (c.cache_hit);
+  }
+  /* The arm destages while the writes come in: at most one or two
+   * have gone by now (each takes a seek and some rotation).
+   */
+  left = hdd_dirty_bytes (d) / 4096;
+  ck_assert_uint_le (left, n);
+  ck_assert_uint_ge (left, n - 2);
+  s = serve_at (d, IO_FLUSH, 0, 0, t, &c);
+  ck_assert_uint_eq (hdd_cost_total (&c), s);
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+  ck_assert_msg ((double) s >= (double) p->overhead
+                 + (double) (left - 1) * (double) (p->seek_track
+                                                   + p->write_settle),
+                 "flush of %" PRIu64 " scattered writes took %.3f ms", left,
+                 (double) s / 1e6);
+  ck_assert_msg ((double) s <= (double) p->overhead + n * worst_access (d, 8),
+                 "flush took %.3f ms", (double) s / 1e6);
+  /* A second flush has nothing to do. */
+  ck_assert_uint_eq (serve_at (d, IO_FLUSH, 0, 0, t + s, &c), p->overhead);
+  hdd_free (d);
+}
+END_TEST
+
+/* The drive destages while the host is quiet. */
+START_TEST (test_idle_destage)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  uint64_t t = 0, i, s;
+  struct hdd_cost c;
+
+  for (i = 0; i < 8; i++)
+    t += serve_at (d, IO_WRITE, i * GIB, 4096, t, &c);
+  /* 8 positionings fit easily in a second. */
+  hdd_idle (d, t + 1000 * MS);
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+  s = serve_at (d, IO_FLUSH, 0, 0, t + 1000 * MS, &c);
+  ck_assert_uint_eq (s, p->overhead);
+  hdd_free (d);
+}
+END_TEST
+
+/* A request arriving during a destage write waits for it to end. */
+START_TEST (test_request_waits_for_destage)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_WRITE, 20 * GIB, 4096, t, &c);
+  /* The destage starts at t: a long seek from the outer edge and some
+   * rotation.  What arrives 1 us into it and needs no arm (a TRIM, a
+   * write into the cache) is served at once...
+   */
+  s = serve_at (d, IO_TRIM, 0, 4096, t + 1 * US, &c);
+  ck_assert_uint_eq (c.busy_ns, 0);
+  ck_assert_uint_eq (s, p->overhead);
+  t += 1 * US + s;
+  s = serve_at (d, IO_WRITE, 30 * GIB, 4096, t, &c);
+  ck_assert_uint_eq (c.busy_ns, 0);
+  ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+  t += s;
+  /* ... and a read that must go to the media waits for the write. */
+  s = serve_at (d, IO_READ, 0, 4096, t, &c);
+  ck_assert_uint_gt (c.busy_ns, 0);
+  ck_assert_msg ((double) c.busy_ns <= worst_access (d, 8),
+                 "busy %" PRIu64, c.busy_ns);
+  ck_assert_uint_eq (s, hdd_cost_total (&c));
+  hdd_free (d);
+}
+END_TEST
+
+/* Writes fill the cache, then each waits for room: dirty data never
+ * exceeds the cache, and the waiting shows as busy time.
+ */
+START_TEST (test_cache_full)
+{
+  static const char *const kv[] = { "cache-size", "1M", NULL };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  uint64_t t = 0, i, waited = 0;
+
+  rng_state = 3;
+  for (i = 0; i < 64; i++) {
+    struct hdd_cost c;
+    uint64_t off = rnd () % (30 * GIB / 65536) * 65536;
+    t += serve_at (d, IO_WRITE, off, 65536, t, &c);
+    ck_assert_uint_le (hdd_dirty_bytes (d), 1 << 20);
+    ck_assert (c.cache_hit);
+    if (i < 16)
+      ck_assert_uint_eq (c.busy_ns, 0);   /* 16 x 64K fit in 1M */
+    else
+      waited += c.busy_ns > 0;
+  }
+  ck_assert_uint_eq (waited, 48);
+  hdd_free (d);
+}
+END_TEST
+
+/* FUA writes and cache=off/wt writes go to the media. */
+START_TEST (test_media_writes)
+{
+  static const char *const modes[] = { "wb", "wt", "off" };
+  unsigned m;
+
+  for (m = 0; m < 3; m++) {
+    const char *kv[] = { "cache", modes[m], NULL };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    struct io w = { .op = IO_WRITE, .fua = m == 0, .offset = 10 * GIB,
+                    .length = 4096 };
+    struct hdd_cost c;
+    uint64_t s;
+
+    hdd_idle (d, 0);
+    s = hdd_serve (d, &w, 0, &c);
+    ck_assert (!c.cache_hit);
+    ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+    /* A long seek from cylinder 0 with its settle, then the sectors. */
+    ck_assert_uint_ge (c.seek_ns, p->seek_track + p->write_settle);
+    ck_assert_uint_ge (s, p->overhead + c.seek_ns
+                       + (uint64_t) (8 * rev_ns (d) / (double) p->spt_outer));
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* A read hit costs overhead + interface; cache=off never hits. */
+START_TEST (test_read_hits)
+{
+  static const char *const off[] = { "cache", "off", NULL };
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_READ, 5 * GIB, 4096, t, &c);
+  ck_assert (!c.cache_hit);
+  /* Again, before read-ahead has recycled the segment. */
+  t += 1 * US;
+  s = serve_at (d, IO_READ, 5 * GIB, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+  /* Read-ahead has brought the next 64K in while the drive was idle. */
+  s = serve_at (d, IO_READ, 5 * GIB + 4096, 65536, t + s + 20 * MS, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, p->overhead + iface (d, 65536));
+  /* Data still dirty in the write cache is read from it. */
+  t += 100 * MS;
+  t += serve_at (d, IO_WRITE, 9 * GIB, 8192, t, &c);
+  s = serve_at (d, IO_READ, 9 * GIB, 8192, t, &c);
+  ck_assert (c.cache_hit);
+  hdd_free (d);
+
+  d = drive ("st340014a", off, 0, 1);
+  t = serve_at (d, IO_READ, 5 * GIB, 4096, 0, &c);
+  serve_at (d, IO_READ, 5 * GIB, 4096, t + 20 * MS, &c);
+  ck_assert (!c.cache_hit);
+  ck_assert_uint_gt (c.rot_ns, 0);
+  hdd_free (d);
+}
+END_TEST
+
+/* ---- through the engine: a read behind a FLUSH waits for it ---- */
+
+static unsigned ncompleted;
+
+static void
+on_completed (struct req *r, void *opaque)
+{
+  (void) r; (void) opaque;
+  ncompleted++;
+}
+
+START_TEST (test_read_behind_flush)
+{
+  static const struct engine_hooks hooks = { NULL, on_completed };
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  struct sched_params sp;
+  struct engine *e;
+  struct req w[8], f, r;
+  uint64_t i;
+
+  sched_params_init (&sp);
+  e = engine_new (d, policy_find ("fifo"), &sp, &hooks, NULL);
+  ck_assert_ptr_nonnull (e);
+  memset (w, 0, sizeof w);
+  memset (&f, 0, sizeof f);
+  memset (&r, 0, sizeof r);
+  for (i = 0; i < 8; i++) {
+    w[i].io = (struct io) { .op = IO_WRITE, .offset = i * 4 * GIB,
+                            .length = 4096 };
+    engine_submit (e, &w[i], 1 + i);
+  }
+  f.io = (struct io) { .op = IO_FLUSH };
+  engine_submit (e, &f, 10);
+  r.io = (struct io) { .op = IO_READ, .offset = 2 * GIB, .length = 4096 };
+  engine_submit (e, &r, 11);
+  ncompleted = 0;
+  engine_advance (e, 10000 * MS);
+  ck_assert_uint_eq (ncompleted, 10);
+  ck_assert_uint_ge (r.start, f.done);
+  ck_assert_uint_ge (f.done - f.start, p->overhead
+                     + 8 * (p->seek_track + p->write_settle));
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+  engine_free (e);
+  hdd_free (d);
+}
+END_TEST
+
+static Suite *
+cache_suite (void)
+{
+  Suite *s = suite_create ("model-cache");
+  TCase *tc = tcase_create ("cache");
+
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_cached_write_iface_speed);
+  tcase_add_test (tc, test_flush_destages_all);
+  tcase_add_test (tc, test_idle_destage);
+  tcase_add_test (tc, test_request_waits_for_destage);
+  tcase_add_test (tc, test_cache_full);
+  tcase_add_test (tc, test_media_writes);
+  tcase_add_test (tc, test_read_hits);
+  tcase_add_test (tc, test_read_behind_flush);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (cache_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

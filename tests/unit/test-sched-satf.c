@@ -1,0 +1,230 @@
+/* hddsim: satf on a virtual clock, with the mechanical model (the
+ * default profile, the ST340014A) where positioning times matter.
+ */
+
+#include <math.h>
+
+#include "test-sched-driver.h"
+#include "../../model/hdd_int.h"
+
+#define DEPTH 32
+#define BATCHES 16
+#define MAX_WAIT (500 * MS)
+
+/* The drive without read-ahead, so that every random read pays its
+ * positioning and nothing else runs in the background.
+ */
+static struct tdrv *
+mech (const char *sched)
+{
+  struct tdrv *d = tdrv_new (sched, NULL, NULL);
+
+  tdrv_set (d, "readahead", "0");
+  d->image = 40000000000;       /* the whole drive */
+  return d;
+}
+
+/* BATCHES batches of DEPTH random 4 KiB reads over the whole drive,
+ * each batch arriving at once, one second apart (long enough to drain
+ * it); returns the sum over batches of the time from arrival to the
+ * last completion.
+ */
+static uint64_t
+drain_batches (const char *sched)
+{
+  struct tdrv *d = mech (sched);
+  uint64_t seed = 42, total = 0;
+  unsigned b, i;
+
+  for (b = 0; b < BATCHES; b++)
+    for (i = 0; i < DEPTH; i++) {
+      uint64_t slot = tdrv_rand (&seed) % (d->image / (4 * KiB));
+      tdrv_at (d, b * SEC, 1, IO_READ, slot * 4 * KiB, 4 * KiB);
+    }
+  tdrv_run_all (d);
+  for (b = 0; b < BATCHES; b++) {
+    uint64_t last = 0;
+    for (i = 0; i < DEPTH; i++) {
+      const struct req *r = d->reqs[b * DEPTH + i];
+      if (r->done > last)
+        last = r->done;
+    }
+    ck_assert_uint_lt (last, (b + 1) * SEC);
+    total += last - b * SEC;
+  }
+  tdrv_free (d);
+  return total;
+}
+
+/* What the drive's parameters predict for draining DEPTH random reads
+ * in arrival order and shortest-positioning-first: a simple model of
+ * the same drive, independent of the policy and of the model's
+ * mechanism code.  Targets are uniformly random LBAs (cylinder from
+ * the zone table); each sector's angle is uniformly random; the head
+ * seeks along the profile's seek curve and then waits for the sector;
+ * a 4 KiB transfer adds a constant.  Averaged over many batches, the
+ * ratio of the two totals is the factor SATF should reach at that
+ * depth.
+ */
+static double
+predicted_factor (void)
+{
+  struct tdrv *d = mech ("fifo");
+  const struct geom *g;
+  const struct seek_curve *sc;
+  const struct hdd_params *hp;
+  double rev, sum_fifo = 0, sum_satf = 0;
+  uint64_t seed = 7;
+  unsigned trial, i, k;
+
+  tdrv_engine (d);
+  g = hdd_geom (d->hdd);
+  sc = hdd_seek_curve (d->hdd);
+  hp = hdd_params_of (d->hdd);
+  rev = 60e9 / (double) hp->rpm;
+
+  for (trial = 0; trial < 400; trial++) {
+    uint64_t cyl[DEPTH], head0;
+    double angle[DEPTH], xfer[DEPTH];
+    bool done[DEPTH] = { false };
+    double t, head_angle0 = (double) (tdrv_rand (&seed) % 1000000) / 1e6 * rev;
+    uint64_t head;
+    struct loc l;
+
+    geom_locate (g, tdrv_rand (&seed) % g->sectors, &l);
+    head0 = l.cyl;
+    for (i = 0; i < DEPTH; i++) {
+      geom_locate (g, tdrv_rand (&seed) % g->sectors, &l);
+      cyl[i] = l.cyl;
+      angle[i] = (double) (tdrv_rand (&seed) % 1000000) / 1e6 * rev;
+      xfer[i] = (double) hp->overhead + 8.0 * rev / (double) l.spt;
+    }
+    /* fifo */
+    t = head_angle0;
+    head = head0;
+    for (i = 0; i < DEPTH; i++) {
+      double s = (double) seek_ns (sc, cyl[i] > head ? cyl[i] - head : head - cyl[i]);
+      double w = fmod (angle[i] - fmod (t + s, rev) + rev, rev);
+      t += s + w + xfer[i];
+      head = cyl[i];
+    }
+    sum_fifo += t - head_angle0;
+    /* satf: the shortest seek + rotational wait among those left */
+    t = head_angle0;
+    head = head0;
+    for (k = 0; k < DEPTH; k++) {
+      double best = INFINITY;
+      unsigned bi = 0;
+      for (i = 0; i < DEPTH; i++) {
+        double s, w;
+        if (done[i])
+          continue;
+        s = (double) seek_ns (sc, cyl[i] > head ? cyl[i] - head : head - cyl[i]);
+        w = fmod (angle[i] - fmod (t + s, rev) + rev, rev);
+        if (s + w < best) {
+          best = s + w;
+          bi = i;
+        }
+      }
+      done[bi] = true;
+      t += best + xfer[bi];
+      head = cyl[bi];
+    }
+    sum_satf += t - head_angle0;
+  }
+  tdrv_free (d);
+  return sum_fifo / sum_satf;
+}
+
+START_TEST (test_satf_beats_fifo)
+{
+  uint64_t fifo = drain_batches ("fifo");
+  uint64_t satf = drain_batches ("satf");
+  double predicted = predicted_factor ();
+  double measured = (double) fifo / (double) satf;
+
+  fprintf (stderr, "satf: fifo %.1f ms/batch, satf %.1f ms/batch, "
+           "factor %.3f, predicted %.3f\n",
+           fifo / 1e6 / BATCHES, satf / 1e6 / BATCHES, measured, predicted);
+  ck_assert (predicted > 1.5);  /* the prediction itself is sane */
+  ck_assert_msg (measured >= predicted,
+                 "satf/fifo factor %.3f < predicted %.3f", measured, predicted);
+}
+END_TEST
+
+/* The starvation scenario with the far read at the other end of the
+ * drive: its seek alone (near full stroke, ~17 ms) is longer than
+ * anything the sequential stream's next read can need (a short seek
+ * plus at most one revolution, 8.3 ms), so it waits until it is
+ * satf-max-wait old, then goes as soon as the request in service ends:
+ * max-wait + one service.
+ */
+static struct req *
+far_starvation (struct tdrv *d)
+{
+  d->image = 40000000000;
+  return tdrv_starvation_at (d, 1, 2, 2 * SEC, 37 * GiB);
+}
+
+START_TEST (test_satf_age_limit)
+{
+  struct tdrv *d = tdrv_new ("satf", NULL, NULL);
+  struct req *far = far_starvation (d);
+  const struct req *before;
+  long rank;
+
+  tdrv_run_all (d);
+  rank = tdrv_rank (d, far);
+  ck_assert_int_gt (rank, 0);
+  before = d->order[rank - 1];
+  ck_assert_uint_ge (far->start, far->arrival + MAX_WAIT);
+  ck_assert_uint_lt (before->start, far->arrival + MAX_WAIT);
+  ck_assert_uint_eq (far->start, before->done);
+  tdrv_free (d);
+}
+END_TEST
+
+/* satf-max-wait is a tunable: at 100 ms the far read goes at 110 ms
+ * plus at most one service.
+ */
+START_TEST (test_satf_age_limit_param)
+{
+  struct tdrv *d = tdrv_new ("satf", NULL, NULL);
+  struct req *far;
+  long rank;
+
+  tdrv_set (d, "satf-max-wait", "100ms");
+  far = far_starvation (d);
+  tdrv_run_all (d);
+  rank = tdrv_rank (d, far);
+  ck_assert_uint_ge (far->start, far->arrival + 100 * MS);
+  ck_assert_uint_lt (d->order[rank - 1]->start, far->arrival + 100 * MS);
+  tdrv_free (d);
+}
+END_TEST
+
+static Suite *
+satf_suite (void)
+{
+  Suite *s = suite_create ("sched-satf");
+  TCase *tc = tcase_create ("satf");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_satf_beats_fifo);
+  tcase_add_test (tc, test_satf_age_limit);
+  tcase_add_test (tc, test_satf_age_limit_param);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (satf_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
