@@ -98,7 +98,7 @@ flight_free (struct flight *f)
 
 /* Record a request's end in the trace and the stats; lock held. */
 static void
-record (const struct req *r, uint64_t late_ns, enum req_outcome outcome)
+record (const struct req *r, int64_t late_ns, enum req_outcome outcome)
 {
   if (drv.trace)
     trace_write (drv.trace, r, late_ns, outcome);
@@ -452,7 +452,7 @@ wait_until (uint64_t deadline, uint64_t *delivered)
 static void
 retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
 {
-  uint64_t late = delivered - drv.epoch - f->req.done;
+  int64_t late = (int64_t) (delivered - drv.epoch) - (int64_t) f->req.done;
 
   pthread_mutex_lock (&drv.lock);
   engine_advance (drv.engine, delivered - drv.epoch);
@@ -460,7 +460,7 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
   pthread_mutex_unlock (&drv.lock);
   ev_async_send (drv.loop, &drv.wake);
   if (hddsim_debug_timing)
-    nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRIu64 " ns",
+    nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRId64 " ns",
                   f->req.id, late);
 }
 

@@ -21,6 +21,8 @@ struct stats {
   struct counter *conn;         /* indexed by connection id */
   uint32_t nconn;
   uint64_t errors, aborted;
+  uint64_t early;               /* delivered before the modeled completion:
+                                   must stay 0 */
   uint64_t seeks, cache_hits;
   uint64_t busy_ns;             /* modeled service time, summed */
   uint64_t queue_len_sum;
@@ -68,7 +70,7 @@ count (struct counter *c, const struct req *r)
 }
 
 void
-stats_record (struct stats *s, const struct req *r, uint64_t late_ns,
+stats_record (struct stats *s, const struct req *r, int64_t late_ns,
               enum req_outcome outcome)
 {
   struct counter *c;
@@ -90,8 +92,10 @@ stats_record (struct stats *s, const struct req *r, uint64_t late_ns,
   if (r->queue_len > s->queue_len_max)
     s->queue_len_max = r->queue_len;
   latency_hist_add (&s->response, r->done - r->arrival);
-  if (outcome == OUTCOME_OK)
-    latency_hist_add (&s->lateness, late_ns);
+  if (outcome == OUTCOME_OK && late_ns < 0)
+    s->early++;
+  else if (outcome == OUTCOME_OK)
+    latency_hist_add (&s->lateness, (uint64_t) late_ns);
 }
 
 struct stats *
@@ -158,10 +162,12 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
     total += s->op[i].requests;
   fprintf (fp, "{\n  \"elapsed_s\": %.3f,\n  \"requests\": %" PRIu64 ",\n"
            "  \"errors\": %" PRIu64 ",\n  \"aborted\": %" PRIu64 ",\n"
+           "  \"early\": %" PRIu64 ",\n"
            "  \"busy_fraction\": %.4f,\n  \"seeks\": %" PRIu64 ",\n"
            "  \"cache_hits\": %" PRIu64 ",\n"
            "  \"queue_len_mean\": %.2f,\n  \"queue_len_max\": %" PRIu32 ",\n",
-           secs, total, s->errors, s->aborted, s->busy_ns / 1e9 / secs,
+           secs, total, s->errors, s->aborted, s->early,
+           s->busy_ns / 1e9 / secs,
            s->seeks, s->cache_hits,
            total ? (double) s->queue_len_sum / total : 0.0, s->queue_len_max);
   write_hist (fp, "lateness", &s->lateness);

@@ -12,7 +12,7 @@ struct stats;
 extern struct stats *stats_new (void);
 extern void stats_free (struct stats *);
 extern void stats_record (struct stats *, const struct req *r,
-                          uint64_t late_ns, enum req_outcome outcome);
+                          int64_t late_ns, enum req_outcome outcome);
 /* A copy to write without holding the caller's lock. */
 extern struct stats *stats_snapshot (const struct stats *);
 /* Write atomically (temporary file, then rename); 'elapsed_ns' is the

@@ -29,13 +29,13 @@ trace_open (const char *path)
 }
 
 void
-trace_write (FILE *fp, const struct req *r, uint64_t late_ns,
+trace_write (FILE *fp, const struct req *r, int64_t late_ns,
              enum req_outcome outcome)
 {
   char late[24] = "";
 
   if (outcome == OUTCOME_OK)
-    snprintf (late, sizeof late, "%" PRIu64, late_ns);
+    snprintf (late, sizeof late, "%" PRId64, late_ns);
   fprintf (fp,
            "%" PRIu64 ",%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64
            ",%" PRIu64 ",%" PRIu64 ",%" PRIu64

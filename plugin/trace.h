@@ -14,10 +14,11 @@ enum req_outcome {
 };
 
 extern FILE *trace_open (const char *path);
-/* late_ns is the delivered completion minus the modeled one; it is not
+/* late_ns is the delivered completion minus the modeled one (negative
+ * would be a bug: delivered early); it is not
  * meaningful (and written empty) unless the outcome is OK.
  */
-extern void trace_write (FILE *fp, const struct req *r, uint64_t late_ns,
+extern void trace_write (FILE *fp, const struct req *r, int64_t late_ns,
                          enum req_outcome outcome);
 
 #endif /* HDDSIM_TRACE_H */
