@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -31,6 +32,7 @@ init_once (void)
     return;
   config.spin_ns = DEFAULT_SPIN_NS;
   config.realtime = REALTIME_AUTO;
+  config.host_sync = true;
   setup_init (&config.setup);
   initialised = 1;
 }
@@ -49,6 +51,28 @@ set_path (char **field, const char *key, const char *value)
     return -1;
   }
   return 0;
+}
+
+/* nbdkit_parse_bool's own message would not name the parameter. */
+static int
+set_bool (const char *key, const char *value, bool *field)
+{
+  static const char *const yes[] = { "1", "true", "on", "yes", NULL };
+  static const char *const no[] = { "0", "false", "off", "no", NULL };
+  int i;
+
+  for (i = 0; yes[i]; i++)
+    if (strcasecmp (value, yes[i]) == 0) {
+      *field = true;
+      return 0;
+    }
+  for (i = 0; no[i]; i++)
+    if (strcasecmp (value, no[i]) == 0) {
+      *field = false;
+      return 0;
+    }
+  nbdkit_error ("%s=%s: expected true or false", key, value);
+  return -1;
 }
 
 static int
@@ -89,6 +113,8 @@ config_set (const char *key, const char *value)
   }
   if (strcmp (key, "realtime") == 0)
     return set_realtime (value);
+  if (strcmp (key, "host-sync") == 0)
+    return set_bool (key, value, &config.host_sync);
   r = setup_set (&config.setup, key, value, err, sizeof err);
   if (r == 1)
     nbdkit_error ("unknown parameter '%s' (see nbdkit hddsim --help)", key);
@@ -137,6 +163,8 @@ static const char help_head[] =
   "spin=DURATION               Spin this close to a completion (250us).\n"
   "realtime=auto|on|off        Wait for completions at SCHED_FIFO priority\n"
   "                            where permitted (default auto).\n"
+  "host-sync=true|false        fdatasync the image on flush and FUA\n"
+  "                            (default true).\n"
   "Scheduler tunables:\n";
 
 const char *

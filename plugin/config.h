@@ -2,6 +2,7 @@
 #ifndef HDDSIM_CONFIG_H
 #define HDDSIM_CONFIG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../sched/setup.h"
@@ -10,6 +11,7 @@ struct config {
   char *image;
   uint64_t spin_ns;
   int realtime;                 /* enum realtime_mode */
+  bool host_sync;               /* fdatasync the image on flush and FUA */
   char *trace;
   char *stats;
   struct setup setup;           /* drive, policy and their tunables */

@@ -57,6 +57,7 @@ hddsim_get_ready (void)
   if (realtime_probe (config.realtime, &realtime) == -1
       || image_open (config.image) == -1)
     return -1;
+  image_set_host_sync (config.host_sync);
   dc = (struct driver_config) {
     .hdd_params = config.setup.hdd,
     .image_bytes = (uint64_t) image_size (),

@@ -24,6 +24,13 @@
 static int fd = -1;
 static bool writable;
 static int64_t size;
+static bool host_sync = true;
+
+void
+image_set_host_sync (bool on)
+{
+  host_sync = on;
+}
 
 static int64_t
 device_size (int dfd, const struct stat *st)
@@ -141,7 +148,7 @@ image_pwrite (const void *buf, uint32_t count, uint64_t offset)
 int
 image_flush (void)
 {
-  if (fdatasync (fd) == -1) {
+  if (host_sync && fdatasync (fd) == -1) {
     nbdkit_error ("image: fdatasync: %m");
     return -1;
   }

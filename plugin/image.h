@@ -7,6 +7,10 @@
 
 /* All return 0, or -1 with errno set and the error reported. */
 extern int image_open (const char *path);
+/* host_sync false: flush and FUA do not fdatasync the image (see the
+ * host-sync= parameter).
+ */
+extern void image_set_host_sync (bool host_sync);
 extern void image_close (void);
 extern int64_t image_size (void);
 extern bool image_writable (void);

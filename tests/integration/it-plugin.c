@@ -494,6 +494,7 @@ static const struct {
   { "service=5parsecs", "service=5parsecs" },
   { "spin=fast", "spin=fast" },
   { "realtime=sometimes", "realtime=sometimes" },
+  { "host-sync=maybe", "host-sync=maybe" },
   { "qdepth=0", "qdepth=0" },
   { "cfq-slice-idle=soon", "cfq-slice-idle=soon" },
   { "trace=/nonexistent/dir/trace.csv", "trace=/nonexistent/dir/trace.csv" },

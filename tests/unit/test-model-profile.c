@@ -142,7 +142,7 @@ START_TEST (test_ini_profile)
   path = write_ini ("based.ini", "base = st4000nm0033\nseek-avg = 9ms\n");
   ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
                  "%s", err);
-  ck_assert_uint_eq (p->surfaces, 8);
+  ck_assert_uint_eq (p->surfaces, 10);   /* st4000nm0033 */
   ck_assert_uint_eq (p->seek_avg, 9000000);
   hdd_params_free (p);
 }

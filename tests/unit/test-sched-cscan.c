@@ -89,6 +89,23 @@ START_TEST (test_cscan_starvation)
 }
 END_TEST
 
+/* The same on the mechanical model, whose read-ahead streams past the
+ * reader's next request (served from the cache): the sweep is from
+ * where the last dispatched request ended, not from the drive's head,
+ * so the stream still holds it and the far read is served last.
+ */
+START_TEST (test_cscan_starvation_mech)
+{
+  struct tdrv *d = tdrv_new ("cscan", NULL, NULL);
+  struct req *far = tdrv_starvation (d, 1, 2, 2 * SEC);
+
+  tdrv_run_all (d);
+  ck_assert_int_eq (tdrv_rank (d, far), (long) d->ndone - 1);
+  ck_assert_uint_ge (far->start, 2 * SEC);
+  tdrv_free (d);
+}
+END_TEST
+
 /* A flush is a barrier for its own connection: it waits for the
  * connection's earlier writes however the sweep orders them, but not
  * for other connections nor for its connection's later requests.
@@ -127,6 +144,7 @@ cscan_suite (void)
   tcase_add_test (tc, test_cscan_sweep_and_wrap);
   tcase_add_test (tc, test_cscan_join_sweep);
   tcase_add_test (tc, test_cscan_starvation);
+  tcase_add_test (tc, test_cscan_starvation_mech);
   tcase_add_test (tc, test_cscan_flush_barrier);
   suite_add_tcase (s, tc);
   return s;
