@@ -37,8 +37,11 @@ struct io {
  * service time hdd_serve returns.
  */
 struct hdd_cost {
-  uint64_t busy_ns;             /* waiting for a background operation
-                                   (destage, read-ahead) to end */
+  uint64_t busy_ns;             /* waiting for the arm: a destage write
+                                   under way (only requests that need
+                                   the arm wait; read-ahead is stopped
+                                   at once), or for room in a full
+                                   write cache */
   uint64_t overhead_ns;         /* command processing */
   uint64_t seek_ns;             /* arm movement, settle, head switch */
   uint64_t rot_ns;              /* waiting for the first sector */
@@ -111,7 +114,8 @@ extern uint64_t hdd_serve (struct hdd *, const struct io *r, uint64_t t,
                            struct hdd_cost *out);
 
 /* The host has been quiet: let the drive run its background work
- * (read-ahead, destage) up to t.  t never goes backwards.
+ * (read-ahead, destage) up to t.  t never goes backwards.  hdd_serve
+ * and hdd_estimate do this themselves, so calling it first is optional.
  */
 extern void hdd_idle (struct hdd *, uint64_t t);
 
@@ -120,7 +124,10 @@ extern void hdd_idle (struct hdd *, uint64_t t);
  */
 extern uint64_t hdd_head_offset (const struct hdd *);
 
-/* Bytes not yet on the media (volatile write cache). */
+/* Bytes not yet on the media (volatile write cache), including a
+ * destage write still under way, as of the latest time the drive was
+ * given (the end of the last request served).
+ */
 extern uint64_t hdd_dirty_bytes (const struct hdd *);
 
 #endif /* HDDSIM_HDD_H */

@@ -470,6 +470,34 @@ START_TEST (test_estimate_is_serve)
 }
 END_TEST
 
+/* The head offset (for sweeping policies) is the end of the last
+ * media access, in image bytes, whatever the placement.
+ */
+START_TEST (test_head_offset)
+{
+  static const char *const start[] = { "cache", "off", NULL };
+  static const char *const spread[] = {
+    "cache", "off", "placement", "spread", NULL
+  };
+  const char *const *kvs[] = { start, spread };
+  unsigned k;
+
+  for (k = 0; k < 2; k++) {
+    struct hdd *d = drive ("st340014a", kvs[k], 4 * GIB, 1);
+    uint64_t t = 0, off;
+    struct hdd_cost c;
+    rng_state = 9;
+    for (off = 0; off < 4 * GIB; off += 301 * (GIB / 1024)) {
+      t += serve_at (d, IO_READ, off, 65536, t, &c);
+      ck_assert_uint_eq (hdd_head_offset (d), off + 65536);
+      t += serve_at (d, IO_WRITE, off / 2, 4096, t, &c);
+      ck_assert_uint_eq (hdd_head_offset (d), off / 2 + 4096);
+    }
+    hdd_free (d);
+  }
+}
+END_TEST
+
 START_TEST (test_sequential_streams)
 {
   static const char *const kv[] = { "cache", "wb", NULL };
@@ -510,6 +538,7 @@ model_suite (void)
   tcase_add_test (tc, test_placement);
   tcase_add_test (tc, test_spread_edges);
   tcase_add_test (tc, test_estimate_is_serve);
+  tcase_add_test (tc, test_head_offset);
   suite_add_tcase (s, tc);
   return s;
 }

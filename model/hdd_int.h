@@ -1,0 +1,194 @@
+/* hddsim: the drive model's internals, shared by the model sources and the
+ * model's unit tests (which need the geometry to aim at a cylinder).
+ * Not part of the interface the engine and plugin use (model/hdd.h).
+ */
+#ifndef HDDSIM_HDD_INT_H
+#define HDDSIM_HDD_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hdd.h"
+
+#define SECTOR 512
+/* One minute in ns: 'rpm' revolutions take exactly this long, so the
+ * platter's phase is exact in integer arithmetic (see rotation.c).
+ */
+#define NS_PER_MIN UINT64_C(60000000000)
+
+enum hdd_kind { KIND_MECH, KIND_FIXED };
+enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
+enum placement { PLACE_START, PLACE_SPREAD };
+enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
+
+#define SEEK_TABLE_MAX 64
+#define PROFILE_NAME_MAX 256
+
+struct hdd_params {
+  char profile[PROFILE_NAME_MAX];
+  char description[PROFILE_NAME_MAX];
+  int kind;                     /* enum hdd_kind; service= sets FIXED */
+  uint64_t service;             /* ns, fixed service time */
+
+  /* Geometry. */
+  uint64_t capacity;            /* bytes */
+  uint64_t rpm;
+  uint64_t surfaces;
+  uint64_t zones;
+  uint64_t spt_outer;           /* sectors per track, outermost zone */
+  uint64_t spt_inner;           /* sectors per track, innermost zone */
+  uint64_t track_skew;          /* ns; 0 = just enough for a head switch */
+  uint64_t cyl_skew;            /* ns; 0 = one-cylinder seek + write settle */
+  int layout;                   /* enum layout */
+  int placement;                /* enum placement */
+
+  /* Seek. */
+  uint64_t seek_track;
+  uint64_t seek_avg;
+  uint64_t seek_full;
+  unsigned seek_npoints;        /* > 0: a measured table replaces the curve */
+  uint64_t seek_dist[SEEK_TABLE_MAX];
+  uint64_t seek_time[SEEK_TABLE_MAX];
+  uint64_t write_settle;
+  uint64_t head_switch;
+
+  /* Interface. */
+  uint64_t iface_rate;          /* bytes/s */
+  uint64_t overhead;            /* ns per command */
+
+  /* Cache. */
+  int cache;                    /* enum cache_mode */
+  uint64_t cache_size;          /* bytes */
+  uint64_t cache_segments;
+  uint64_t readahead;           /* bytes; 0 = off */
+};
+
+/* ---- geometry.c ---- */
+
+struct zone {
+  uint64_t first_lba;
+  uint64_t nsect;               /* LBAs in the zone */
+  uint64_t first_cyl;
+  uint64_t ncyl;
+  uint64_t spt;
+  uint64_t track_skew;          /* sectors */
+  uint64_t cyl_skew;            /* sectors */
+};
+
+#define ZONES_MAX 256
+
+struct geom {
+  uint64_t rpm;
+  uint64_t surfaces;
+  uint64_t ncyl;
+  uint64_t sectors;             /* usable LBAs (the capacity) */
+  int layout;
+  unsigned nzones;
+  struct zone zones[ZONES_MAX];
+};
+
+/* Where one LBA lives. */
+struct loc {
+  unsigned zone;
+  uint64_t cyl;
+  uint64_t head;
+  uint64_t sector;              /* logical index on its track */
+  uint64_t slot;                /* angular slot (sector + skew) mod spt */
+  uint64_t spt;
+};
+
+extern int geom_init (struct geom *, const struct hdd_params *,
+                      char *err, size_t errlen);
+extern void geom_locate (const struct geom *, uint64_t lba, struct loc *);
+/* First LBA of a track (for tests and placement). */
+extern uint64_t geom_track_lba (const struct geom *, uint64_t cyl,
+                                uint64_t head);
+extern unsigned geom_zone_of_cyl (const struct geom *, uint64_t cyl);
+/* Skew times actually used (auto values resolved), in ns. */
+extern uint64_t geom_track_skew_ns (const struct hdd_params *);
+extern uint64_t geom_cyl_skew_ns (const struct hdd_params *);
+
+/* ---- rotation.c ---- */
+
+/* ns until angular slot 'slot' of a track with 'spt' sectors passes
+ * under the head, at time t, for a platter whose phase at time 0 is
+ * phase0 ns into a revolution.
+ */
+extern uint64_t rot_wait (uint64_t rpm, uint64_t phase0, uint64_t t,
+                          uint64_t slot, uint64_t spt);
+/* ns to pass n sectors of a track with spt sectors (rounded down). */
+extern uint64_t rot_sectors_ns (uint64_t rpm, uint64_t spt, uint64_t n);
+/* Whole sectors passed in 'ns' (the inverse, rounded down). */
+extern uint64_t rot_sectors_in (uint64_t rpm, uint64_t spt, uint64_t ns);
+extern uint64_t rot_rev_ns (uint64_t rpm);  /* rounded */
+
+/* ---- seek.c ---- */
+
+struct seek_curve {
+  uint64_t maxd;                /* full stroke, cylinders */
+  bool table;
+  unsigned npoints;
+  double d[SEEK_TABLE_MAX + 1], t[SEEK_TABLE_MAX + 1];
+  /* t(d) = a + b d^p for d < x; tangent line beyond, through full. */
+  double a, b, p, x, slope;
+};
+
+extern int seek_fit (struct seek_curve *, const struct hdd_params *,
+                     const struct geom *, char *err, size_t errlen);
+extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
+/* Mean over seeks between uniformly random LBAs (what seek-avg means). */
+extern double seek_mean_random (const struct seek_curve *, const struct geom *);
+
+/* ---- hdd_params.c / profiles.c ---- */
+
+struct profile_value {
+  const char *key;
+  const char *value;
+  const char *source;
+};
+
+struct profile {
+  const char *name;
+  const char *description;
+  const struct profile_value *values;   /* NULL key terminates */
+};
+
+extern const struct profile *const hdd_builtin_profiles[];
+extern const struct profile *profile_find (const char *name);
+extern void params_defaults (struct hdd_params *);
+extern int profile_apply (struct hdd_params *, const struct profile *,
+                          char *err, size_t errlen);
+extern int profile_load_ini (struct hdd_params *, const char *path,
+                             char *err, size_t errlen);
+
+/* ---- extents.c: a set of sector ranges (the dirty data) ---- */
+
+struct extent {
+  uint64_t lba;
+  uint64_t n;
+};
+
+struct extents {
+  struct extent *v;             /* sorted by lba, disjoint, not adjacent */
+  size_t len, cap;
+  uint64_t sectors;             /* sum of n */
+};
+
+extern int extents_add (struct extents *, uint64_t lba, uint64_t n);
+extern int extents_remove (struct extents *, uint64_t lba, uint64_t n);
+extern uint64_t extents_overlap (const struct extents *, uint64_t lba,
+                                 uint64_t n);
+extern bool extents_cover (const struct extents *, uint64_t lba, uint64_t n);
+/* Index of the first extent at or after lba, wrapping to 0 (C-LOOK). */
+extern size_t extents_next (const struct extents *, uint64_t lba);
+extern int extents_copy (struct extents *dst, const struct extents *src);
+extern void extents_free (struct extents *);
+
+/* Introspection for tests. */
+extern const struct geom *hdd_geom (const struct hdd *);
+extern const struct seek_curve *hdd_seek_curve (const struct hdd *);
+extern const struct hdd_params *hdd_params_of (const struct hdd *);
+/* Drive LBA of an image byte offset (placement applied). */
+extern uint64_t hdd_image_to_lba (const struct hdd *, uint64_t offset);
+
+#endif /* HDDSIM_HDD_INT_H */

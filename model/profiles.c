@@ -1,0 +1,243 @@
+/* hddsim: drive profiles, built in and from INI files.
+ *
+ * A profile is a list of key=value settings, each with its source, so
+ * that the values are applied through the same parser as nbdkit
+ * parameters and --dump-plugin can show where every number came from.
+ * "estimate" marks a value no public document gives; the reasoning is
+ * in the source string (and docs/model.md).
+ */
+
+#include <ini.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hdd_int.h"
+
+static const struct profile_value st340014a_values[] = {
+  { "capacity", "40000000000",
+    "78,125,000 LBAs: Linux libata boot log of an ST340014A (fw 3.16)" },
+  { "rpm", "7200", "Seagate spec sheet (Barracuda 7200.7)" },
+  { "surfaces", "1", "1 disc, 1 head: 80 GB/platter family, 40 GB model "
+    "(redhill.net.au hard drive history, Barracuda 7200.7)" },
+  { "zones", "16", "estimate: drives of 2003 had 15 to 30 zones" },
+  { "sectors-outer", "1170",
+    "estimate: 683 Mbit/s = 85.4 MB/s max internal rate (spec) less "
+    "~16% format overhead (ECC, servo, gaps) = 71.9 MB/s at 7200 rpm" },
+  { "sectors-inner", "630", "estimate: inner/outer radius ratio ~0.54 of "
+    "a 3.5\" platter; gives ~58 MB/s average sustained (spec: 58 MB/s)" },
+  { "layout", "cylinder", "drives of its era" },
+  { "seek-track", "0.8ms", "Seagate Barracuda 7200.x spec sheets: "
+    "track-to-track read 0.8 ms" },
+  { "seek-avg", "8.5ms", "Seagate spec sheet: average seek 8.5 ms "
+    "(also TechReport's spec table, Barracuda 7200.7)" },
+  { "seek-full", "17ms", "estimate: full stroke about twice the average, "
+    "as in Seagate manuals of the period" },
+  { "write-settle", "0.2ms", "estimate: Seagate quotes write seeks "
+    "slightly longer than read seeks" },
+  { "head-switch", "1ms", "estimate (unused: one surface)" },
+  { "iface-rate", "100M", "ATA-100 (UltraDMA mode 5): 100 MB/s" },
+  { "overhead", "0.1ms", "estimate: ATA command overhead of drives "
+    "of the period (DiskSim-validated drives: 0.1 to 0.5 ms)" },
+  { "cache", "wb", "ATA drives ship with the write cache on" },
+  { "cache-size", "2M", "spec sheet: 2 MB buffer" },
+  { "cache-segments", "8", "estimate: ATA drives of the period split "
+    "the buffer into a handful of adaptive segments" },
+  { "readahead", "256K", "estimate: one segment" },
+  { NULL },
+};
+
+static const struct profile_value st4000nm0033_values[] = {
+  { "capacity", "4000787030016", "Seagate Constellation ES.3 product "
+    "manual: 7,814,037,168 LBAs" },
+  { "rpm", "7200", "spec sheet" },
+  { "surfaces", "10", "Constellation ES.3 product manual, internal drive "
+    "characteristics: 10 read/write heads, 400 GB per surface (4 TB)" },
+  { "zones", "24", "estimate" },
+  { "sectors-outer", "3190", "product manual: sustained transfer rate 83 "
+    "to 175 MB/s; 175 MB/s = 3190 sectors per 8.33 ms revolution plus "
+    "the 1 ms cylinder skew of a serpentine layout" },
+  { "sectors-inner", "1513", "product manual: 83 MB/s at the inner edge, "
+    "likewise (the model then has ~332,000 cylinders; the manual: 320,800 "
+    "tracks per surface)" },
+  { "layout", "serpentine", "modern drives" },
+  { "seek-track", "0.5ms", "estimate: typical of 3.5\" enterprise "
+    "nearline drives" },
+  { "seek-avg", "8.5ms", "product manual: average read seek 8.5 ms "
+    "(write 9.5 ms)" },
+  { "seek-full", "16ms", "estimate" },
+  { "write-settle", "0.5ms", "estimate: spec average write seek "
+    "9.5 ms, 1 ms above read, spread over seek and settle" },
+  { "head-switch", "0.5ms", "estimate" },
+  { "iface-rate", "600M", "SATA 6 Gb/s: 600 MB/s after 8b/10b" },
+  { "overhead", "0.05ms", "estimate" },
+  { "cache", "wb", "spec sheet: write cache enabled by default" },
+  { "cache-size", "128M", "spec sheet: 128 MB cache" },
+  { "cache-segments", "32", "estimate" },
+  { "readahead", "1M", "estimate" },
+  { NULL },
+};
+
+static const struct profile_value st500lt012_values[] = {
+  { "capacity", "500107862016", "976,773,168 LBAs (IDEMA 500 GB)" },
+  { "rpm", "5400", "Seagate Momentus Thin ST500LT012 spec sheet" },
+  { "surfaces", "2", "spec sheet: 1 disc, 2 recording surfaces" },
+  { "zones", "24", "estimate" },
+  { "sectors-outer", "2000", "estimate: 800 Mbit/s = 100 MB/s max "
+    "internal rate (spec) less ~8% format overhead = 92 MB/s" },
+  { "sectors-inner", "1060", "estimate: inner/outer ratio ~0.53 of a "
+    "2.5\" platter" },
+  { "layout", "serpentine", "modern drives" },
+  { "seek-track", "1.5ms", "spec sheet: track-to-track 1.5 ms" },
+  { "seek-avg", "12ms", "spec sheet: average seek 12 ms" },
+  { "seek-full", "22ms", "estimate: Hitachi Travelstar 5K320 (same class, "
+    "12 ms average) specifies a 20 ms full stroke; a little more for "
+    "seek-track 1.5 ms" },
+  { "write-settle", "0.5ms", "estimate" },
+  { "head-switch", "1ms", "estimate" },
+  { "iface-rate", "300M", "SATA 3 Gb/s: 300 MB/s (spec sheet)" },
+  { "overhead", "0.1ms", "estimate" },
+  { "cache", "wb", "ATA drives ship with the write cache on" },
+  { "cache-size", "16M", "spec sheet: 16 MB cache" },
+  { "cache-segments", "16", "estimate" },
+  { "readahead", "512K", "estimate" },
+  { NULL },
+};
+
+static const struct profile_value fixed_values[] = {
+  { "service", "1ms", "no drive: every request takes service=" },
+  { NULL },
+};
+
+static const struct profile st340014a = {
+  "st340014a", "Seagate Barracuda 7200.7 ST340014A, 40 GB, 7200 rpm, "
+  "2 MB cache, ATA-100 (2003)", st340014a_values,
+};
+static const struct profile st4000nm0033 = {
+  "st4000nm0033", "Seagate Constellation ES.3 ST4000NM0033, 4 TB, "
+  "7200 rpm enterprise SATA, 128 MB cache, 6 Gb/s (2013)",
+  st4000nm0033_values,
+};
+static const struct profile st500lt012 = {
+  "st500lt012", "Seagate Momentus Thin ST500LT012, 500 GB, 5400 rpm "
+  "2.5\" laptop, 16 MB cache, SATA 3 Gb/s (2012)", st500lt012_values,
+};
+static const struct profile fixed = {
+  "fixed", "no mechanics: every request takes service= (default 1ms)",
+  fixed_values,
+};
+
+const struct profile *const hdd_builtin_profiles[] = {
+  &st340014a, &st4000nm0033, &st500lt012, &fixed, NULL,
+};
+
+const struct profile *
+profile_find (const char *name)
+{
+  size_t i;
+
+  for (i = 0; hdd_builtin_profiles[i]; i++)
+    if (strcmp (hdd_builtin_profiles[i]->name, name) == 0)
+      return hdd_builtin_profiles[i];
+  return NULL;
+}
+
+int
+profile_apply (struct hdd_params *p, const struct profile *prof, char *err,
+               size_t errlen)
+{
+  const struct profile_value *v;
+
+  snprintf (p->profile, sizeof p->profile, "%s", prof->name);
+  snprintf (p->description, sizeof p->description, "%s", prof->description);
+  for (v = prof->values; v->key; v++)
+    if (hdd_params_set (p, v->key, v->value, err, errlen) != 0)
+      return -1;
+  return 0;
+}
+
+/* ---- INI files ---- */
+
+struct ini_state {
+  struct hdd_params *p;
+  char msg[HDD_ERRLEN];         /* the first error */
+  bool failed;
+};
+
+static int
+profile_ini_line (void *user, const char *section, const char *name,
+             const char *value)
+{
+  struct ini_state *s = user;
+  char err[HDD_ERRLEN];
+  int r;
+
+  (void) section;               /* [drive] or none: sections are titles */
+  if (s->failed)
+    return 0;
+  if (strcmp (name, "description") == 0) {
+    snprintf (s->p->description, sizeof s->p->description, "%s", value);
+    return 1;
+  }
+  if (strcmp (name, "name") == 0) {
+    snprintf (s->p->profile, sizeof s->p->profile, "%s", value);
+    return 1;
+  }
+  if (strcmp (name, "base") == 0) {
+    const struct profile *prof = profile_find (value);
+    char keep[PROFILE_NAME_MAX];
+    if (!prof) {
+      snprintf (s->msg, sizeof s->msg, "base=%s: unknown built-in profile",
+                value);
+      s->failed = true;
+      return 0;
+    }
+    snprintf (keep, sizeof keep, "%s", s->p->profile);
+    params_defaults (s->p);
+    r = profile_apply (s->p, prof, err, sizeof err);
+    snprintf (s->p->profile, sizeof s->p->profile, "%s", keep);
+  }
+  else
+    r = hdd_params_set (s->p, name, value, err, sizeof err);
+  if (r == 1)
+    snprintf (s->msg, sizeof s->msg, "%s: unknown key", name);
+  else if (r == -1)
+    snprintf (s->msg, sizeof s->msg, "%s", err);
+  if (r != 0) {
+    s->failed = true;
+    return 0;
+  }
+  return 1;
+}
+
+/* Keys the file does not set keep the default profile's values (or
+ * those of 'base = NAME', which should come first).
+ */
+int
+profile_load_ini (struct hdd_params *p, const char *path, char *err,
+                  size_t errlen)
+{
+  struct ini_state s = { .p = p };
+  const struct profile *def = profile_find ("st340014a");
+  int line;
+
+  params_defaults (p);
+  if (profile_apply (p, def, err, errlen) == -1)
+    return -1;
+  snprintf (p->profile, sizeof p->profile, "%s", path);
+  snprintf (p->description, sizeof p->description, "profile file %s", path);
+  line = ini_parse (path, profile_ini_line, &s);
+  if (line == -1) {
+    snprintf (err, errlen, "profile=%s: cannot open the profile file", path);
+    return -1;
+  }
+  if (line == -2) {
+    snprintf (err, errlen, "profile=%s: out of memory", path);
+    return -1;
+  }
+  if (line > 0) {
+    snprintf (err, errlen, "profile %s, line %d: %s", path, line,
+              s.failed ? s.msg : "syntax error (expected key = value)");
+    return -1;
+  }
+  return 0;
+}
