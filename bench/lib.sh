@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # hddsim benchmarks: shared shell functions (source this file).
 # Starts nbdkit with the built plugin on a unix socket, runs fio through
 # its nbd engine, reads the plugin's stats.
