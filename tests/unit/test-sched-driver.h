@@ -373,16 +373,16 @@ tdrv_count (const struct tdrv *d, uint32_t conn)
  * reader on 'conn_stream' keeps two reads outstanding, each starting
  * where the last one ended, from 100 MiB for 'length' of modeled time;
  * one read far below it (at 1 MiB, or far_offset) arrives on
- * 'conn_far' at 10 ms.  Returns the far read.  Under cscan the stream
+ * 'conn_far' at 10 ms.  (tdrv_starvation_at: any depth.)  Returns the far read.  Under cscan the stream
  * is always just above the head.
  */
 TDRV_FN struct req *
 tdrv_starvation_at (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
-                    uint64_t length, uint64_t far_offset)
+                    uint64_t length, uint64_t far_offset, unsigned depth)
 {
   struct tstream s = {
     .conn = conn_stream, .op = IO_READ, .length = 4 * KiB,
-    .offset = 100 * MiB, .start = 0, .stop = length, .depth = 2,
+    .offset = 100 * MiB, .start = 0, .stop = length, .depth = depth,
   };
 
   tdrv_stream (d, &s);
@@ -393,7 +393,7 @@ TDRV_FN struct req *
 tdrv_starvation (struct tdrv *d, uint32_t conn_stream, uint32_t conn_far,
                  uint64_t length)
 {
-  return tdrv_starvation_at (d, conn_stream, conn_far, length, 1 * MiB);
+  return tdrv_starvation_at (d, conn_stream, conn_far, length, 1 * MiB, 2);
 }
 
 /* Where request r finished in completion order (0-based), or -1. */

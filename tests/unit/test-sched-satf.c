@@ -163,7 +163,7 @@ static struct req *
 far_starvation (struct tdrv *d)
 {
   d->image = 40000000000;
-  return tdrv_starvation_at (d, 1, 2, 2 * SEC, 37 * GiB);
+  return tdrv_starvation_at (d, 1, 2, 2 * SEC, 37 * GiB, 2);
 }
 
 START_TEST (test_satf_age_limit)
