@@ -113,12 +113,6 @@ cscan_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   return r;
 }
 
-static void
-cscan_done (struct policy *p, struct req *r, uint64_t now)
-{
-  (void) p; (void) r; (void) now;
-}
-
 const struct policy_ops cscan_policy = {
   .name = "cscan",
   .description = "one-way sweep upward from the head, wrapping to the lowest offset",
@@ -126,6 +120,5 @@ const struct policy_ops cscan_policy = {
   .destroy = cscan_destroy,
   .add = cscan_add,
   .pick = cscan_pick,
-  .done = cscan_done,
   .remove = cscan_remove,
 };

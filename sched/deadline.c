@@ -197,12 +197,6 @@ deadline_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   return r;
 }
 
-static void
-deadline_done (struct policy *p, struct req *r, uint64_t now)
-{
-  (void) p; (void) r; (void) now;
-}
-
 const struct policy_ops deadline_policy = {
   .name = "deadline",
   .description = "sorted batches per direction with read and write expiry",
@@ -210,6 +204,5 @@ const struct policy_ops deadline_policy = {
   .destroy = deadline_destroy,
   .add = deadline_add,
   .pick = deadline_pick,
-  .done = deadline_done,
   .remove = deadline_remove,
 };

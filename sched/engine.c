@@ -189,7 +189,8 @@ complete (struct engine *e)
   r->state = REQ_DONE;
   e->free_since = r->done;
   e->decide_at = r->done;
-  e->ops->done (e->policy, r, r->done);
+  if (e->ops->done)
+    e->ops->done (e->policy, r, r->done);
   if (e->hooks.completed)
     e->hooks.completed (r, e->opaque);
 }

@@ -45,12 +45,6 @@ fifo_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
 }
 
 static void
-fifo_done (struct policy *p, struct req *r, uint64_t now)
-{
-  (void) p; (void) r; (void) now;
-}
-
-static void
 fifo_remove (struct policy *p, struct req *r)
 {
   TAILQ_REMOVE (&p->queue, r, fifo_link);
@@ -63,6 +57,5 @@ const struct policy_ops fifo_policy = {
   .destroy = fifo_destroy,
   .add = fifo_add,
   .pick = fifo_pick,
-  .done = fifo_done,
   .remove = fifo_remove,
 };

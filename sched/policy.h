@@ -32,7 +32,10 @@ struct policy_ops {
   struct req *(*pick) (struct policy *, const struct hdd *, uint64_t now,
                        uint64_t *wake);
 
-  /* A request returned by pick has completed at 'now'. */
+  /* A request returned by pick has completed at 'now'.  Optional:
+   * policies that keep no state about requests on the drive leave it
+   * NULL.
+   */
   void (*done) (struct policy *, struct req *, uint64_t now);
 
   /* Take back a request given by add and not yet picked (its client

@@ -121,12 +121,6 @@ satf_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   return r;
 }
 
-static void
-satf_done (struct policy *p, struct req *r, uint64_t now)
-{
-  (void) p; (void) r; (void) now;
-}
-
 const struct policy_ops satf_policy = {
   .name = "satf",
   .description = "shortest modeled positioning time first, with an age limit",
@@ -134,6 +128,5 @@ const struct policy_ops satf_policy = {
   .destroy = satf_destroy,
   .add = satf_add,
   .pick = satf_pick,
-  .done = satf_done,
   .remove = satf_remove,
 };
