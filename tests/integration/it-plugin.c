@@ -153,6 +153,33 @@ wait_reads (struct nbd_handle *nbd, struct batch *b)
   }
 }
 
+/* The stats file written at exit counts what the trace shows: every
+ * request, each connection apart, and the lateness percentiles.
+ */
+static void
+check_stats (const struct server *s, long requests, int nconn)
+{
+  char buf[8192], want[64];
+  FILE *fp = fopen (s->stats, "r");
+  size_t n;
+  int c;
+
+  ck_assert_ptr_nonnull (fp);
+  n = fread (buf, 1, sizeof buf - 1, fp);
+  buf[n] = '\0';
+  fclose (fp);
+  snprintf (want, sizeof want, "\"requests\": %ld,", requests);
+  ck_assert_msg (strstr (buf, want), "no %s in %s", want, buf);
+  ck_assert_msg (strstr (buf, "\"early\": 0,"), "%s", buf);
+  ck_assert_msg (strstr (buf, "\"lateness_us\": {\"count\": "), "%s", buf);
+  ck_assert_msg (strstr (buf, "\"p99.9\""), "%s", buf);
+  for (c = 0; c < nconn; c++) {
+    snprintf (want, sizeof want, "\"%d\": {\"requests\": %d,", c,
+              NCONCURRENT);
+    ck_assert_msg (strstr (buf, want), "no %s in %s", want, buf);
+  }
+}
+
 static void
 check_concurrent (int nconn, const char *const *params, const char *sched)
 {
@@ -180,6 +207,7 @@ check_concurrent (int nconn, const char *const *params, const char *sched)
   n = read_trace (&s, &rows);
   ck_assert_int_eq (n, nconn * NCONCURRENT);
   check_trace_invariants (rows, n);
+  check_stats (&s, n, nconn);
   for (i = 0; i < n; i++) {
     ck_assert_str_eq (rows[i].outcome, "ok");
     ck_assert_str_eq (rows[i].op, "read");
