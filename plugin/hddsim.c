@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -85,6 +86,33 @@ hddsim_cleanup (void)
   image_close ();
 }
 
+/* --dump-plugin output is key=value lines: the model's "name:
+ * description" list becomes hddsim_profiles= and one
+ * hddsim_profile_NAME= line each.
+ */
+static void
+dump_profiles (void)
+{
+  char text[4096] = "", names[1024] = "", *line, *save = NULL;
+  FILE *fp = fmemopen (text, sizeof text - 1, "w");
+
+  if (!fp)
+    return;
+  hdd_profiles_print (fp);
+  fclose (fp);
+  for (line = strtok_r (text, "\n", &save); line;
+       line = strtok_r (NULL, "\n", &save)) {
+    char *colon = strchr (line, ':');
+    if (!colon)
+      continue;
+    *colon = '\0';
+    printf ("hddsim_profile_%s=%s\n", line, colon + 1 + (colon[1] == ' '));
+    strncat (names, names[0] ? "," : "", sizeof names - strlen (names) - 1);
+    strncat (names, line, sizeof names - strlen (names) - 1);
+  }
+  printf ("hddsim_profiles=%s\n", names);
+}
+
 static void
 hddsim_dump_plugin (void)
 {
@@ -94,7 +122,7 @@ hddsim_dump_plugin (void)
   for (i = 0; policy_list[i]; i++)
     printf ("%s%s", i ? "," : "", policy_list[i]->name);
   printf ("\n");
-  hdd_profiles_print (stdout);
+  dump_profiles ();
 }
 
 static void *

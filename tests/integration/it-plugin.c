@@ -584,7 +584,8 @@ START_TEST (test_dump_plugin_and_help)
 
   ck_assert_int_eq (run_nbdkit (dump, &out), 0);
   ck_assert_msg (strstr (out, "hddsim_policies=fifo"), "%s", out);
-  ck_assert_msg (strstr (out, "st340014a"), "%s", out);
+  ck_assert_msg (strstr (out, "hddsim_profile_st340014a=Seagate"), "%s", out);
+  ck_assert_msg (strstr (out, "hddsim_profiles=st340014a,"), "%s", out);
   free (out);
   ck_assert_int_eq (run_nbdkit (help, &out), 0);
   ck_assert_msg (strstr (out, "cfq-slice-idle="), "%s", out);
