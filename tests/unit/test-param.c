@@ -1,0 +1,118 @@
+/* hddsim: unit tests of the key=value parsers (model/param.c).
+ * Expected values are the units' definitions: 1 ms = 10^6 ns, 1K = 1024
+ * bytes, rates in decimal as spec sheets quote them.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "../../model/param.h"
+
+static uint64_t
+duration (const char *s)
+{
+  uint64_t ns = 0;
+  ck_assert_msg (parse_duration (s, &ns) == 0, "'%s' rejected", s);
+  return ns;
+}
+
+START_TEST (test_durations)
+{
+  uint64_t ns;
+
+  ck_assert_uint_eq (duration ("8.5ms"), 8500000);
+  ck_assert_uint_eq (duration ("250us"), 250000);
+  ck_assert_uint_eq (duration ("125ms"), 125000000);
+  ck_assert_uint_eq (duration ("1.5s"), 1500000000);
+  ck_assert_uint_eq (duration ("2"), 2000000000);    /* bare: seconds */
+  ck_assert_uint_eq (duration ("0"), 0);
+  ck_assert_uint_eq (duration ("17ns"), 17);
+  ck_assert_uint_eq (duration (".5ms"), 500000);
+  ck_assert_int_eq (parse_duration ("5parsecs", &ns), -1);
+  ck_assert_int_eq (parse_duration ("", &ns), -1);
+  ck_assert_int_eq (parse_duration ("ms", &ns), -1);
+  ck_assert_int_eq (parse_duration ("-1ms", &ns), -1);
+  ck_assert_int_eq (parse_duration ("5 ms", &ns), -1);
+  ck_assert_int_eq (parse_duration ("99999999999999999999s", &ns), -1);
+}
+END_TEST
+
+START_TEST (test_sizes)
+{
+  uint64_t b;
+
+  ck_assert_int_eq (parse_size ("4096", &b), 0);
+  ck_assert_uint_eq (b, 4096);
+  ck_assert_int_eq (parse_size ("64K", &b), 0);
+  ck_assert_uint_eq (b, 65536);
+  ck_assert_int_eq (parse_size ("16M", &b), 0);
+  ck_assert_uint_eq (b, 16 << 20);
+  ck_assert_int_eq (parse_size ("2MiB", &b), 0);
+  ck_assert_uint_eq (b, 2 << 20);
+  ck_assert_int_eq (parse_size ("4G", &b), 0);
+  ck_assert_uint_eq (b, UINT64_C(4) << 30);
+  ck_assert_int_eq (parse_size ("1.5M", &b), -1);
+  ck_assert_int_eq (parse_size ("12Q", &b), -1);
+  ck_assert_int_eq (parse_size ("-4K", &b), -1);
+  ck_assert_int_eq (parse_size ("99999999999P", &b), -1);
+}
+END_TEST
+
+struct rated {
+  uint64_t rate;
+  int mode;
+};
+
+static const char *const modes[] = { "wb", "wt", "off", NULL };
+
+static const struct param_desc table[] = {
+  { "rate", PARAM_RATE, offsetof (struct rated, rate), 1, UINT64_MAX, NULL,
+    "a rate" },
+  { "mode", PARAM_ENUM, offsetof (struct rated, mode), 0, 0, modes, "a mode" },
+  { NULL },
+};
+
+START_TEST (test_rates_enums_ranges)
+{
+  struct rated r = { 0, 0 };
+  char err[PARAM_ERRLEN];
+
+  ck_assert_int_eq (param_set (table, &r, "rate", "100M", err, sizeof err), 0);
+  ck_assert_uint_eq (r.rate, 100000000);
+  ck_assert_int_eq (param_set (table, &r, "rate", "58MB/s", err, sizeof err), 0);
+  ck_assert_uint_eq (r.rate, 58000000);
+  ck_assert_int_eq (param_set (table, &r, "rate", "1.5G", err, sizeof err), 0);
+  ck_assert_uint_eq (r.rate, 1500000000);
+  ck_assert_int_eq (param_set (table, &r, "rate", "0", err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "rate=0") && strstr (err, "range"), "%s", err);
+  ck_assert_int_eq (param_set (table, &r, "rate", "fast", err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "rate=fast"), "%s", err);
+  ck_assert_int_eq (param_set (table, &r, "mode", "off", err, sizeof err), 0);
+  ck_assert_int_eq (r.mode, 2);
+  ck_assert_int_eq (param_set (table, &r, "mode", "on", err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "mode=on") && strstr (err, "wb wt off"), "%s", err);
+  ck_assert_int_eq (param_set (table, &r, "nope", "1", err, sizeof err), 1);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("param");
+  TCase *tc = tcase_create ("parse");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_test (tc, test_durations);
+  tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_rates_enums_ranges);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
