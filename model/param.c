@@ -41,9 +41,10 @@ parse_scaled_decimal (const char *s, uint64_t scale, uint64_t *out)
   }
   if (!digits)
     return NULL;
-  if (whole > UINT64_MAX / scale)
+  frac *= scale / frac_scale;
+  if (whole > UINT64_MAX / scale || whole * scale > UINT64_MAX - frac)
     return NULL;
-  *out = whole * scale + frac * (scale / frac_scale);
+  *out = whole * scale + frac;
   return s;
 }
 
@@ -130,7 +131,7 @@ parse_rate (const char *s, uint64_t *bps)
         continue;
       end++;
     }
-    else if (isalpha ((unsigned char) *end))
+    else if (isalpha ((unsigned char) *end) && strcmp (end, "B/s") != 0)
       continue;
     if (*end == '\0' || strcmp (end, "B/s") == 0 || strcmp (end, "/s") == 0) {
       *bps = v;

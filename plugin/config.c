@@ -21,6 +21,7 @@
  * p99 oversleep measured here (100-175 us) with room to spare.
  */
 #define DEFAULT_SPIN_NS (250 * UINT64_C(1000))
+#define MAX_SPIN_NS (100 * UINT64_C(1000000))
 
 struct config config;
 static int initialised;
@@ -104,9 +105,11 @@ config_set (const char *key, const char *value)
   if (strcmp (key, "stats") == 0)
     return set_path (&config.stats, key, value);
   if (strcmp (key, "spin") == 0) {
-    if (parse_duration (value, &config.spin_ns) == -1) {
-      nbdkit_error ("spin=%s: cannot parse as a duration (e.g. 250us)",
-                    value);
+    /* Spinning is at real-time priority: keep it short. */
+    if (parse_duration (value, &config.spin_ns) == -1
+        || config.spin_ns > MAX_SPIN_NS) {
+      nbdkit_error ("spin=%s: expected a duration from 0 to 100ms "
+                    "(e.g. 250us)", value);
       return -1;
     }
     return 0;

@@ -431,7 +431,8 @@ wait_until (uint64_t deadline, uint64_t *delivered)
 {
   uint64_t now;
 
-  while ((now = monotonic_ns ()) + drv.spin_ns < deadline) {
+  while ((now = monotonic_ns ()) < deadline
+         && deadline - now > drv.spin_ns) {
     uint64_t target = deadline - drv.spin_ns;
     struct timespec ts;
 

@@ -1,5 +1,7 @@
 /* hddsim: a log-linear histogram of non-negative durations. */
 
+#include <math.h>
+
 #include "latency_hist.h"
 
 #define SUB 512                 /* sub-buckets per power of two */
@@ -46,7 +48,10 @@ latency_hist_quantile (const struct latency_hist *h, double q)
 
   if (h->count == 0)
     return 0;
-  rank = (uint64_t) (q * (double) h->count);
+  /* Nearest rank: the ceil(q*n)-th smallest sample, counted from 1. */
+  rank = (uint64_t) ceil (q * (double) h->count);
+  if (rank > 0)
+    rank--;
   if (rank >= h->count)
     return h->max_ns;
   for (b = 0; b < LATENCY_HIST_BUCKETS; b++) {

@@ -521,6 +521,7 @@ static const struct {
   { "seed=minus-one", "seed=minus-one" },
   { "service=5parsecs", "service=5parsecs" },
   { "spin=fast", "spin=fast" },
+  { "spin=18446744073.7", "spin=18446744073.7" },
   { "realtime=sometimes", "realtime=sometimes" },
   { "host-sync=maybe", "host-sync=maybe" },
   { "qdepth=0", "qdepth=0" },

@@ -37,6 +37,9 @@ START_TEST (test_durations)
   ck_assert_int_eq (parse_duration ("-1ms", &ns), -1);
   ck_assert_int_eq (parse_duration ("5 ms", &ns), -1);
   ck_assert_int_eq (parse_duration ("99999999999999999999s", &ns), -1);
+  /* the fraction must not wrap a value just below 2^64 ns around */
+  ck_assert_int_eq (parse_duration ("18446744073.9", &ns), -1);
+  ck_assert_int_eq (parse_duration ("18446744073709.6ms", &ns), -1);
 }
 END_TEST
 
@@ -86,6 +89,10 @@ START_TEST (test_rates_enums_ranges)
   ck_assert_uint_eq (r.rate, 58000000);
   ck_assert_int_eq (param_set (table, &r, "rate", "1.5G", err, sizeof err), 0);
   ck_assert_uint_eq (r.rate, 1500000000);
+  ck_assert_int_eq (param_set (table, &r, "rate", "100B/s", err, sizeof err), 0);
+  ck_assert_uint_eq (r.rate, 100);
+  ck_assert_int_eq (param_set (table, &r, "rate", "18446744073709551.9k",
+                               err, sizeof err), -1);
   ck_assert_int_eq (param_set (table, &r, "rate", "0", err, sizeof err), -1);
   ck_assert_msg (strstr (err, "rate=0") && strstr (err, "range"), "%s", err);
   ck_assert_int_eq (param_set (table, &r, "rate", "fast", err, sizeof err), -1);
