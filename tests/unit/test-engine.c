@@ -10,6 +10,8 @@
 
 #include <check.h>
 
+#include "run-suite.h"
+
 #include "../../model/hdd.h"
 #include "../../sched/engine.h"
 
@@ -482,11 +484,5 @@ engine_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (engine_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (engine_suite ());
 }

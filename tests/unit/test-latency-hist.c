@@ -8,6 +8,8 @@
 
 #include <check.h>
 
+#include "run-suite.h"
+
 #include "../../plugin/latency_hist.c"
 
 /* Samples 1..1000 us, below 1024 us where buckets are 1 us wide:
@@ -52,15 +54,8 @@ main (void)
 {
   Suite *s = suite_create ("latency-hist");
   TCase *tc = tcase_create ("quantiles");
-  SRunner *sr;
-  int failed;
-
   tcase_add_test (tc, test_nearest_rank);
   tcase_add_test (tc, test_resolution);
   suite_add_tcase (s, tc);
-  sr = srunner_create (s);
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (s);
 }

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 
+#include "run-suite.h"
 #include "test-model-util.h"
 #include "../../sched/engine.h"
 #include "../../sched/policy.h"
@@ -296,11 +297,5 @@ cache_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (cache_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (cache_suite ());
 }

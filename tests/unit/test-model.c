@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 
+#include "run-suite.h"
 #include "test-model-util.h"
 
 /* ---- profile=fixed ---- */
@@ -546,11 +547,5 @@ model_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (model_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (model_suite ());
 }

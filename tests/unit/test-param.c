@@ -9,6 +9,8 @@
 
 #include <check.h>
 
+#include "run-suite.h"
+
 #include "../../model/param.h"
 
 static uint64_t
@@ -110,16 +112,9 @@ main (void)
 {
   Suite *s = suite_create ("param");
   TCase *tc = tcase_create ("parse");
-  SRunner *sr;
-  int failed;
-
   tcase_add_test (tc, test_durations);
   tcase_add_test (tc, test_sizes);
   tcase_add_test (tc, test_rates_enums_ranges);
   suite_add_tcase (s, tc);
-  sr = srunner_create (s);
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (s);
 }

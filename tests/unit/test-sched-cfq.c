@@ -2,6 +2,7 @@
  * slices hold an exact number of requests).
  */
 
+#include "run-suite.h"
 #include "test-sched-driver.h"
 
 #define S (5 * MS)
@@ -404,11 +405,5 @@ cfq_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (cfq_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return run_suite (cfq_suite ());
 }

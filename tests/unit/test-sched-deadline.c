@@ -1,5 +1,6 @@
 /* hddsim: deadline on a virtual clock (fixed 5 ms service times). */
 
+#include "run-suite.h"
 #include "test-sched-driver.h"
 
 #define S (5 * MS)
@@ -156,11 +157,5 @@ deadline_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (deadline_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return run_suite (deadline_suite ());
 }

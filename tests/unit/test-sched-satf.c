@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "run-suite.h"
 #include "test-sched-driver.h"
 #include "../../model/hdd_int.h"
 
@@ -220,11 +221,5 @@ satf_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (satf_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return run_suite (satf_suite ());
 }
