@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "hdd_int.h"
+#include "u64.h"
 
 #define NEVER UINT64_MAX
 /* One destage operation writes at most this much (then re-picks). */
@@ -99,18 +100,6 @@ io_op_name (enum io_op op)
   case IO_ZERO: return "zero";
   }
   return "?";
-}
-
-static uint64_t
-min64 (uint64_t a, uint64_t b)
-{
-  return a < b ? a : b;
-}
-
-static uint64_t
-max64 (uint64_t a, uint64_t b)
-{
-  return a > b ? a : b;
 }
 
 static uint64_t

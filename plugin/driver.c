@@ -492,6 +492,21 @@ space_out_aborts (void)
   clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
+/* The delivery sleep must not be lengthened by timer slack.  Slack is
+ * per thread and nbdkit's workers live as long as their connection:
+ * set it once per thread, not once per request.
+ */
+static void
+set_timer_slack_once (void)
+{
+  static __thread bool done;
+
+  if (!done) {
+    prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    done = true;
+  }
+}
+
 int
 driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
                 void *arg)
@@ -505,8 +520,7 @@ driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
     nbdkit_error ("calloc: %m");
     return -1;
   }
-  /* The delivery spin must not be lengthened by timer slack. */
-  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  set_timer_slack_once ();
 
   submit (f);
   status = data (arg);

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "../model/u64.h"
 #include "engine.h"
 
 struct engine {
@@ -96,18 +97,6 @@ engine_submit (struct engine *e, struct req *r, uint64_t arrival)
   e->nwaiting++;
 }
 
-static uint64_t
-min_u64 (uint64_t a, uint64_t b)
-{
-  return a < b ? a : b;
-}
-
-static uint64_t
-max_u64 (uint64_t a, uint64_t b)
-{
-  return a > b ? a : b;
-}
-
 /* When the next decision is due on an idle drive: after a completion,
  * when the policy asked, or when a request arrives that the policy is
  * allowed to see.
@@ -115,11 +104,11 @@ max_u64 (uint64_t a, uint64_t b)
 static uint64_t
 next_decision (const struct engine *e)
 {
-  uint64_t t = min_u64 (e->decide_at, e->policy_wake);
+  uint64_t t = min64 (e->decide_at, e->policy_wake);
   const struct req *first = TAILQ_FIRST (&e->waiting);
 
   if (first && e->nqueued < e->qdepth)
-    t = min_u64 (t, max_u64 (first->arrival, e->free_since));
+    t = min64 (t, max64 (first->arrival, e->free_since));
   return t;
 }
 
