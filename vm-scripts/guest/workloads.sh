@@ -90,7 +90,9 @@ wl_sysbench_fileio() {
     [ "$FS" != raw ] || { say "sysbench-fileio needs a filesystem"; return 1; }
     size=$(opt size 256M)
     files=$(opt files 8)
-    threads=$(opt threads 1)
+    # several threads, so that the host scheduler has requests to order (one
+    # thread keeps one request in flight, and every policy is then FIFO)
+    threads=$(opt threads 4)
     # seqwr re-creates the files (and, time-limited, leaves them short), so
     # it runs last by default, and the files are prepared again after it
     modes=$(opt modes seqrd:seqrewr:rndrd:rndwr:rndrw:seqwr | tr ':' ' ')
