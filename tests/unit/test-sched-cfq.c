@@ -107,6 +107,66 @@ START_TEST (test_cfq_async_writer)
 }
 END_TEST
 
+/* The connections of the completed requests, in completion order, as
+ * digits (conns 0-9), into buf of n bytes.
+ */
+static const char *
+conn_order (const struct tdrv *d, char *buf, size_t n)
+{
+  size_t i;
+
+  ck_assert_uint_lt (d->ndone, n);
+  for (i = 0; i < d->ndone; i++)
+    buf[i] = (char) ('0' + d->order[i]->conn);
+  buf[i] = '\0';
+  return buf;
+}
+
+/* Where a preempted async queue goes (docs/schedulers.md, the top of
+ * sched/cfq.c): back to the *front* of the round-robin, with the rest
+ * of its slice.  Two async writers, ten 64 KiB writes each at 0 (conn
+ * 1 first in the list), and a read on conn 3 at 3 ms.  cfq-quantum=2
+ * makes rounds of two writes (10 ms), so the slice's time can show;
+ * slice-async-rq=8 lifts the allowance (2 x 8 = 16) out of the way of
+ * the 40 ms slice; slice-idle=0 ends the reader's slice as soon as it
+ * runs empty.  Then, from the rules:
+ * - conn 1's round 0-10 ms; the read, seen at 5 ms, preempts when the
+ *   round drains: it runs 10-15 ms (half slice, one read);
+ * - conn 1 had used 10 of its 40 ms: it resumes first, at 15 ms, for
+ *   the remaining 30 ms = 6 writes (to 45 ms);
+ * - conn 2, which was waiting, gets its full 40 ms = 8 writes from
+ *   45 ms; each then has 2 left, served in list order.
+ * Sent to the back, conn 1 would follow conn 2's 8 writes; given a
+ * fresh slice, it would write 8 and conn 2 would start at 55 ms.
+ */
+START_TEST (test_cfq_preempt_requeue)
+{
+  struct tdrv *d = fixed ();
+  struct req *rd, *first2 = NULL;
+  char got[32];
+  uint32_t c;
+  unsigned i;
+
+  tdrv_set (d, "cfq-quantum", "2");
+  tdrv_set (d, "cfq-slice-async-rq", "8");
+  tdrv_set (d, "cfq-slice-idle", "0");
+  for (c = 1; c <= 2; c++)
+    for (i = 0; i < 10; i++) {
+      struct req *w = tdrv_at (d, 0, c, IO_WRITE,
+                               c * 300 * MiB + i * 64 * KiB, 64 * KiB);
+      if (c == 2 && i == 0)
+        first2 = w;
+    }
+  rd = tdrv_at (d, 3 * MS, 3, IO_READ, 900 * MiB, 4 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (rd->start, 2 * S);
+  ck_assert_str_eq (conn_order (d, got, sizeof got),
+                    "11" "3" "111111" "22222222" "11" "22");
+  ck_assert_uint_eq (first2->start, 3 * S + (SLICE_ASYNC - 2 * S));
+  tdrv_free (d);
+}
+END_TEST
+
 /* Two sequential readers that think 1 ms between requests.  With
  * idling each keeps the drive for its whole slice (about 2 s / 100 ms
  * = 20 switches, each a long seek between their regions); without it
@@ -389,6 +449,7 @@ cfq_suite (void)
 
   tcase_add_test (tc, test_cfq_fair_sequential);
   tcase_add_test (tc, test_cfq_async_writer);
+  tcase_add_test (tc, test_cfq_preempt_requeue);
   tcase_add_test (tc, test_cfq_idle_keeps_stream);
   tcase_add_test (tc, test_cfq_idle_ends);
   tcase_add_test (tc, test_cfq_think_time);
