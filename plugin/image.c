@@ -102,21 +102,28 @@ image_writable (void)
   return writable;
 }
 
-int
-image_pread (void *buf, uint32_t count, uint64_t offset)
+/* pread and pwrite may move fewer bytes than asked: loop until all
+ * have moved.  One loop for both directions, so the short-transfer and
+ * end-of-file rules cannot drift apart.
+ */
+static int
+transfer_all (bool writing, char *p, uint32_t count, uint64_t offset)
 {
-  char *p = buf;
+  const char *what = writing ? "pwrite" : "pread";
 
   while (count > 0) {
-    ssize_t r = pread (fd, p, count, (off_t) offset);
+    ssize_t r = writing ? pwrite (fd, p, count, (off_t) offset)
+                        : pread (fd, p, count, (off_t) offset);
     if (r == -1) {
-      nbdkit_error ("image: pread: %m");
+      nbdkit_error ("image: %s: %m", what);
       return -1;
     }
     if (r == 0) {
-      /* The file shrank under us: report it rather than return zeroes. */
-      nbdkit_error ("image: pread: unexpected end of file at offset %"
-                    PRIu64, offset);
+      /* The file shrank under a read (report it rather than return
+       * zeroes), or a write made no progress: either would loop.
+       */
+      nbdkit_error ("image: %s: unexpected end of file at offset %"
+                    PRIu64, what, offset);
       errno = EIO;
       return -1;
     }
@@ -128,21 +135,16 @@ image_pread (void *buf, uint32_t count, uint64_t offset)
 }
 
 int
+image_pread (void *buf, uint32_t count, uint64_t offset)
+{
+  return transfer_all (false, buf, count, offset);
+}
+
+int
 image_pwrite (const void *buf, uint32_t count, uint64_t offset)
 {
-  const char *p = buf;
-
-  while (count > 0) {
-    ssize_t r = pwrite (fd, p, count, (off_t) offset);
-    if (r == -1) {
-      nbdkit_error ("image: pwrite: %m");
-      return -1;
-    }
-    p += r;
-    count -= (uint32_t) r;
-    offset += (uint64_t) r;
-  }
-  return 0;
+  /* pwrite never writes through p: casting const away is safe. */
+  return transfer_all (true, (char *) buf, count, offset);
 }
 
 int

@@ -13,6 +13,7 @@
 #include "../../model/hdd.h"
 #include "../../sched/policy.h"
 #include "../lib/server.h"
+#include "../unit/run-suite.h"
 #include "../../tools/lib/trace_csv.h"
 
 #define MS UINT64_C(1000000)
@@ -646,13 +647,7 @@ plugin_suite (void)
 int
 main (void)
 {
-  SRunner *sr = srunner_create (plugin_suite ());
-  int failed;
-
   /* nbdkit children must not get SIGPIPE'd test processes' signals */
   signal (SIGPIPE, SIG_IGN);
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite (plugin_suite ());
 }
