@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "hdd_int.h"
-#include "u64.h"
+#include "../common/u64.h"
 
 #define NEVER UINT64_MAX
 /* One destage operation writes at most this much (then re-picks). */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "hdd_int.h"
-#include "param.h"
+#include "../common/param.h"
 
 #define FIELD(f) offsetof (struct hdd_params, f)
 #define HOUR (UINT64_C(3600) * 1000000000)

@@ -1,4 +1,4 @@
-/* hddsim: unit tests of the key=value parsers (model/param.c).
+/* hddsim: unit tests of the key=value parsers (common/param.c).
  * Expected values are the units' definitions: 1 ms = 10^6 ns, 1K = 1024
  * bytes, rates in decimal as spec sheets quote them.
  */
@@ -11,7 +11,7 @@
 
 #include "run-suite.h"
 
-#include "../../model/param.h"
+#include "../../common/param.h"
 
 static uint64_t
 duration (const char *s)
