@@ -30,11 +30,6 @@
 #define NEVER UINT64_MAX
 /* One destage operation writes at most this much (then re-picks). */
 #define DESTAGE_MAX_SECTORS 256
-/* spread: the image is cut into at most this many chunks, each at
- * least CHUNK_MIN_SECTORS, placed at equal LBA intervals over the drive.
- */
-#define SPREAD_CHUNKS 32
-#define CHUNK_MIN_SECTORS 2048
 
 struct seg {
   uint64_t start, end;          /* cached LBAs [start, end) */
@@ -52,11 +47,12 @@ struct stream {
 struct hdd {
   struct hdd_params p;
   /* Immutable once built; shared with the scratch copy. */
-  const struct geom *g;
-  const struct seek_curve *seek;
+  struct drive_layout *lay;           /* NULL for profile=fixed */
+  const struct geom *g;         /* &lay->g */
+  const struct seek_curve *seek; /* &lay->seek */
+  const struct image_map *pl;   /* &lay->pl */
   uint64_t image_sectors;
   uint64_t phase0;
-  uint64_t chunk, group;        /* spread placement; chunk 0 = start */
 
   uint64_t cyl, head;           /* the arm */
   uint64_t head_lba;            /* next LBA after the last media access */
@@ -119,58 +115,24 @@ iface_ns (const struct hdd *d, uint64_t sectors)
   return (uint64_t) ((b + d->p.iface_rate - 1) / d->p.iface_rate);
 }
 
-/* ---- placement: image sectors to drive LBAs ---- */
+/* ---- placement (layout.c) ---- */
 
 static uint64_t
 image_to_lba (const struct hdd *d, uint64_t s)
 {
-  if (d->chunk == 0)
-    return s;
-  return s / d->chunk * d->group + s % d->chunk;
+  return place_image_to_lba (d->pl, s);
 }
 
-/* Sectors from image sector s that are contiguous on the drive. */
 static uint64_t
 contiguous_from (const struct hdd *d, uint64_t s)
 {
-  if (d->chunk == 0)
-    return UINT64_MAX;
-  return d->chunk - s % d->chunk;
+  return place_contiguous_from (d->pl, s);
 }
 
 uint64_t
 hdd_image_to_lba (const struct hdd *d, uint64_t offset)
 {
   return image_to_lba (d, offset / SECTOR);
-}
-
-static uint64_t
-lba_to_image (const struct hdd *d, uint64_t lba)
-{
-  uint64_t s = lba;
-
-  if (d->chunk) {
-    uint64_t o = lba % d->group;
-    s = lba / d->group * d->chunk + (o < d->chunk ? o : d->chunk);
-  }
-  return min64 (s, d->image_sectors);
-}
-
-static void
-placement_init (struct hdd *d)
-{
-  uint64_t n, chunk;
-
-  d->chunk = d->group = 0;
-  if (d->p.placement != PLACE_SPREAD || d->image_sectors == 0)
-    return;
-  chunk = max64 ((d->image_sectors + SPREAD_CHUNKS - 1) / SPREAD_CHUNKS,
-                 CHUNK_MIN_SECTORS);
-  n = (d->image_sectors + chunk - 1) / chunk;
-  if (d->g->sectors / n < chunk)
-    return;                     /* fills the drive: nothing to spread */
-  d->chunk = chunk;
-  d->group = d->g->sectors / n;
 }
 
 /* ---- the mechanism ---- */
@@ -735,7 +697,7 @@ hdd_head_offset (const struct hdd *d)
 {
   if (d->p.kind == KIND_FIXED)
     return d->fixed_head;
-  return lba_to_image (d, d->head_lba) * SECTOR;
+  return place_lba_to_image (d->pl, d->head_lba) * SECTOR;
 }
 
 uint64_t
@@ -795,26 +757,12 @@ free_drive (struct hdd *d)
 static int
 init_mech (struct hdd *d, uint64_t image_bytes, char *err, size_t errlen)
 {
-  struct geom *g = malloc (sizeof *g);
-  struct seek_curve *c = malloc (sizeof *c);
-
-  d->g = g;
-  d->seek = c;
-  if (!g || !c) {
-    snprintf (err, errlen, "out of memory");
+  d->lay = layout_new (&d->p, image_bytes, err, errlen);
+  if (!d->lay)
     return -1;
-  }
-  if (geom_init (g, &d->p, err, errlen) == -1
-      || seek_fit (c, &d->p, g, err, errlen) == -1)
-    return -1;
-  if (image_bytes > d->g->sectors * SECTOR) {
-    snprintf (err, errlen, "the image (%" PRIu64 " bytes) is larger than "
-              "the drive of profile %s (capacity=%" PRIu64 " bytes); "
-              "set a larger capacity= or choose another profile",
-              image_bytes, d->p.profile, d->g->sectors * SECTOR);
-    return -1;
-  }
-  placement_init (d);
+  d->g = &d->lay->g;
+  d->seek = &d->lay->seek;
+  d->pl = &d->lay->pl;
   if (d->p.cache == CACHE_OFF) {
     d->seg_sectors = d->ra_sectors = d->cache_sectors = 0;
   }
@@ -833,7 +781,7 @@ hdd_new (const struct hdd_params *p, uint64_t image_bytes, uint64_t seed,
   unsigned nseg = p->cache_segments ? (unsigned) p->cache_segments : 1;
   struct hdd *d;
 
-  if (hdd_params_validate (p, err, errlen) == -1)
+  if (params_check (p, err, errlen) == -1)
     return NULL;
   d = alloc_drive (p, nseg);
   if (d)
@@ -857,8 +805,7 @@ void
 hdd_free (struct hdd *d)
 {
   if (d) {
-    free ((void *) d->g);
-    free ((void *) d->seek);
+    layout_free (d->lay);
     free_drive (d->scratch);
     free_drive (d);
   }

@@ -45,6 +45,28 @@ START_TEST (test_durations)
 }
 END_TEST
 
+/* format_duration prints what parse_duration reads back, exactly. */
+START_TEST (test_format_duration)
+{
+  static const struct { uint64_t ns; const char *text; } cases[] = {
+    { 0, "0ns" }, { 1, "1ns" }, { 999, "999ns" }, { 1500, "1500ns" },
+    { 250000, "250us" }, { 8500000, "8.5ms" }, { 1000000, "1ms" },
+    { 12345678000, "12345.678ms" }, { 1000001000, "1000.001ms" },
+    { 3000000000, "3s" },
+  };
+  size_t i;
+
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char buf[64];
+    uint64_t back;
+    ck_assert_str_eq (format_duration (cases[i].ns, buf, sizeof buf),
+                      cases[i].text);
+    ck_assert_int_eq (parse_duration (buf, &back), 0);
+    ck_assert_uint_eq (back, cases[i].ns);
+  }
+}
+END_TEST
+
 START_TEST (test_sizes)
 {
   uint64_t b;
@@ -113,6 +135,7 @@ main (void)
   Suite *s = suite_create ("param");
   TCase *tc = tcase_create ("parse");
   tcase_add_test (tc, test_durations);
+  tcase_add_test (tc, test_format_duration);
   tcase_add_test (tc, test_sizes);
   tcase_add_test (tc, test_rates_enums_ranges);
   suite_add_tcase (s, tc);
