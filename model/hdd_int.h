@@ -146,6 +146,38 @@ extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
 /* Mean over seeks between uniformly random LBAs (what seek-avg means). */
 extern double seek_mean_random (const struct seek_curve *, const struct geom *);
 
+/* ---- mech.c: the mechanism ---- */
+
+struct arm {
+  uint64_t cyl, head;
+};
+
+/* What the mechanism needs, fixed when the drive is built. */
+struct mech {
+  const struct geom *g;
+  const struct seek_curve *seek;
+  uint64_t write_settle, head_switch;
+  uint64_t phase0;              /* platter's phase at time 0 */
+};
+
+/* Where a walk stopped early, and the last track boundary before. */
+struct walk_stop {
+  uint64_t at;                  /* stop at this time (UINT64_MAX: don't) */
+  uint64_t done;                /* out: sectors transferred by 'at' */
+  bool mark;                    /* out: a track boundary was passed */
+  uint64_t mark_t, mark_lba;
+  struct arm mark_arm;
+};
+
+/* Transfer n sectors from lba, starting at time t with the arm at *a:
+ * position (seek or head switch), wait for the first sector, transfer,
+ * track by track.  Returns the end time (or stop->at if it stops).
+ * Adds to *c when not NULL.
+ */
+extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
+                           uint64_t t, uint64_t lba, uint64_t n,
+                           struct hdd_cost *c, struct walk_stop *stop);
+
 /* ---- hdd_params.c: the parameters ---- */
 
 extern void params_defaults (struct hdd_params *);
@@ -195,36 +227,13 @@ struct drive_layout {
  * no size check.
  */
 extern struct drive_layout *layout_new (const struct hdd_params *,
-                                  uint64_t image_bytes,
-                                  char *err, size_t errlen);
+                                        uint64_t image_bytes,
+                                        char *err, size_t errlen);
 extern void layout_free (struct drive_layout *);
 extern uint64_t place_image_to_lba (const struct image_map *, uint64_t s);
 /* Image sectors from s that are contiguous on the drive. */
 extern uint64_t place_contiguous_from (const struct image_map *, uint64_t s);
 extern uint64_t place_lba_to_image (const struct image_map *, uint64_t lba);
-
-/* ---- extents.c: a set of sector ranges (the dirty data) ---- */
-
-struct extent {
-  uint64_t lba;
-  uint64_t n;
-};
-
-struct extents {
-  struct extent *v;             /* sorted by lba, disjoint, not adjacent */
-  size_t len, cap;
-  uint64_t sectors;             /* sum of n */
-};
-
-extern int extents_add (struct extents *, uint64_t lba, uint64_t n);
-extern int extents_remove (struct extents *, uint64_t lba, uint64_t n);
-extern uint64_t extents_overlap (const struct extents *, uint64_t lba,
-                                 uint64_t n);
-extern bool extents_cover (const struct extents *, uint64_t lba, uint64_t n);
-/* Index of the first extent at or after lba, wrapping to 0 (C-LOOK). */
-extern size_t extents_next (const struct extents *, uint64_t lba);
-extern int extents_copy (struct extents *dst, const struct extents *src);
-extern void extents_free (struct extents *);
 
 /* Introspection for tests. */
 extern const struct geom *hdd_geom (const struct hdd *);

@@ -127,7 +127,7 @@ fit_table (struct seek_curve *c, const struct hdd_params *p, char *err,
   if (!(full <= (double) SEEK_MAX_NS)) {
     char b[32];
     snprintf (err, errlen, "seek-table: extrapolated to the full stroke "
-              "(%" PRIu64 " cylinders) a seek takes %.0fs, more than %s "
+              "(%" PRIu64 " cylinders) a seek takes %.9gs, more than %s "
               "(the bound of seek-full); add a point at the full stroke",
               c->maxd, full / 1e9, format_duration (SEEK_MAX_NS, b, sizeof b));
     return -1;
