@@ -22,6 +22,7 @@ enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
 
 #define SEEK_TABLE_MAX 64
+#define PARAM_LINES_MAX 32
 /* The longest seek any parameter may give (seek-track, seek-avg,
  * seek-full, each seek-table point and the table's extrapolation to
  * the full stroke): a drive's full stroke takes tens of milliseconds,
@@ -34,6 +35,14 @@ struct hdd_params {
   char profile[PROFILE_NAME_MAX];
   char description[PROFILE_NAME_MAX];
   char file[PROFILE_NAME_MAX];  /* the profile file loaded, or "" */
+  /* The line of that file each key was set at (while no parameter
+   * given later has set it again), for validation messages.
+   */
+  struct {
+    const char *key;            /* a static string: the table's key */
+    unsigned line;
+  } lines[PARAM_LINES_MAX];
+  unsigned nlines;
   int kind;                     /* enum hdd_kind; service= sets FIXED */
   uint64_t service;             /* ns, fixed service time */
 
@@ -181,6 +190,9 @@ extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
 /* ---- hdd_params.c: the parameters ---- */
 
 extern void params_defaults (struct hdd_params *);
+/* A profile file set 'key' (just set by hdd_params_set) at 'line'. */
+extern void params_note_line (struct hdd_params *, const char *key,
+                              unsigned line);
 /* The checks that need no geometry (hdd_params_validate and hdd_new
  * add the geometry's and the seek fit's, through layout_new).
  */

@@ -142,13 +142,52 @@ hdd_params_free (struct hdd_params *p)
   free (p);
 }
 
+static const char seek_table_key[] = "seek-table";
+
+/* The table's own copy of key (static), or NULL if unknown. */
+static const char *
+static_key (const char *key)
+{
+  const struct param_desc *d = param_find (hdd_param_table, key);
+
+  if (d)
+    return d->key;
+  return strcmp (key, seek_table_key) == 0 ? seek_table_key : NULL;
+}
+
+static void
+forget_line (struct hdd_params *p, const char *key)
+{
+  unsigned i;
+
+  for (i = 0; i < p->nlines; i++)
+    if (strcmp (p->lines[i].key, key) == 0) {
+      p->lines[i] = p->lines[--p->nlines];
+      return;
+    }
+}
+
+void
+params_note_line (struct hdd_params *p, const char *key, unsigned line)
+{
+  const char *k = static_key (key);
+
+  if (!k)
+    return;
+  forget_line (p, k);
+  if (p->nlines < PARAM_LINES_MAX)
+    p->lines[p->nlines++] = (typeof (p->lines[0])) { k, line };
+}
+
 int
 hdd_params_set (struct hdd_params *p, const char *key, const char *value,
                 char *err, size_t errlen)
 {
   int r;
 
-  if (strcmp (key, "seek-table") == 0)
+  forget_line (p, key);
+
+  if (strcmp (key, seek_table_key) == 0)
     return set_seek_table (p, value, err, errlen);
   if (strcmp (key, "readahead") == 0 && strcmp (value, "off") == 0)
     value = "0";
@@ -222,18 +261,32 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
   return 0;
 }
 
-/* Name the profile file the values came from: the inconsistency may be
- * in it (or in a parameter given over it).
+/* Name the profile file the values came from, and the lines that set
+ * the keys the message names ("key="): the inconsistency may be in the
+ * file (or in a parameter given over it).
  */
 static int
 validate_fail (const struct hdd_params *p, const char *msg, char *err,
                size_t errlen)
 {
-  if (p->file[0])
-    snprintf (err, errlen, "profile %s (or a parameter over it): %s",
-              p->file, msg);
-  else
+  char where[HDD_ERRLEN] = "";
+  size_t used = 0;
+  unsigned i;
+
+  if (!p->file[0]) {
     snprintf (err, errlen, "%s", msg);
+    return -1;
+  }
+  for (i = 0; i < p->nlines && used < sizeof where; i++) {
+    char pat[64];
+    snprintf (pat, sizeof pat, "%s=", p->lines[i].key);
+    if (strstr (msg, pat))
+      used += (size_t) snprintf (where + used, sizeof where - used,
+                                 ", line %u (%s)", p->lines[i].line,
+                                 p->lines[i].key);
+  }
+  snprintf (err, errlen, "profile %s%s, or a parameter given over it: %s",
+            p->file, where, msg);
   return -1;
 }
 

@@ -14,8 +14,32 @@
 
 #include "hdd_int.h"
 
+/* libinih's handler is not told the line (INI_HANDLER_LINENO is off in
+ * the distributions' builds): the reader counts them.
+ */
+struct ini_source {
+  FILE *fp;
+  unsigned line;                /* of the text last read */
+  bool at_line_start;
+};
+
+static char *
+ini_read (char *str, int num, void *stream)
+{
+  struct ini_source *src = stream;
+  char *r = fgets (str, num, src->fp);
+
+  if (r) {
+    if (src->at_line_start)
+      src->line++;
+    src->at_line_start = strchr (r, '\n') != NULL;
+  }
+  return r;
+}
+
 struct ini_state {
   struct hdd_params *p;
+  const struct ini_source *src;
   char msg[HDD_ERRLEN];         /* the first error */
   bool failed;
 };
@@ -71,6 +95,7 @@ ini_line (void *user, const char *section, const char *name,
     s->failed = true;
     return 0;
   }
+  params_note_line (s->p, name, s->src->line);
   return 1;
 }
 
@@ -78,16 +103,20 @@ int
 profile_load_ini (struct hdd_params *p, const char *path, char *err,
                   size_t errlen)
 {
-  struct ini_state s = { .p = p };
+  struct ini_source src = { .at_line_start = true };
+  struct ini_state s = { .p = p, .src = &src };
   int line;
 
   if (profile_file_begin (p, path, err, errlen) == -1)
     return -1;
-  line = ini_parse (path, ini_line, &s);
-  if (line == -1) {
-    snprintf (err, errlen, "profile=%s: cannot open the profile file", path);
+  src.fp = fopen (path, "r");
+  if (!src.fp) {
+    snprintf (err, errlen, "profile=%s: cannot open the profile file: %m",
+              path);
     return -1;
   }
+  line = ini_parse_stream (ini_read, &src, ini_line, &s);
+  fclose (src.fp);
   if (line == -2) {
     snprintf (err, errlen, "profile=%s: out of memory", path);
     return -1;

@@ -173,12 +173,22 @@ START_TEST (test_ini_errors)
   /* Values each fine, inconsistent together: validation names the
    * file the profile came from.
    */
-  path = write_ini ("inconsistent.ini", "seek-track = 9ms\n");
+  path = write_ini ("inconsistent.ini", "; comment\n[drive]\n\n"
+                    "rpm = 5400\nseek-track = 9ms\n");
   ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
                  "%s", err);
   ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
   ck_assert_msg (strstr (err, path) != NULL, "%s", err);
   ck_assert_ptr_nonnull (strstr (err, "seek-track=9ms"));
+  /* ... and the line that set the key the message names. */
+  ck_assert_msg (strstr (err, "line 5 (seek-track)") != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "rpm") == NULL, "%s", err);
+  /* A parameter given over the file: no line to blame. */
+  ck_assert_int_eq (hdd_params_set (p, "seek-track", "10ms", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, path) != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "line 5") == NULL, "%s", err);
   /* A built-in profile loaded after it is no longer a file's. */
   ck_assert_int_eq (hdd_params_load_profile (p, "st340014a", err,
                                              sizeof err), 0);
