@@ -123,7 +123,9 @@ extern struct hdd *hdd_new (const struct hdd_params *, uint64_t image_bytes,
 extern void hdd_free (struct hdd *);
 
 /* Cost of serving r if it started at time t from the current state;
- * changes nothing.  Fills *out when out is not NULL.
+ * changes nothing (it runs hdd_serve on a copy that borrows the write
+ * cache's dirty set and gives it back as it was, so, like every call
+ * here, one at a time per drive).  Fills *out when out is not NULL.
  */
 extern uint64_t hdd_estimate (const struct hdd *, const struct io *r,
                               uint64_t t, struct hdd_cost *out);
