@@ -1,135 +1,204 @@
-/* hddsim: a set of sector ranges, kept sorted and merged.
+/* hddsim: a set of sector ranges in a red-black tree (see extents.h).
  *
- * Holds the write cache's dirty data.  Drives of interest hold at most
- * a few thousand dirty ranges, so a sorted array with memmove is both
- * simple and fast enough.
+ * Every change is one of three primitives (insert a node, delete a
+ * node, change a node's range); inside a transaction each is recorded
+ * so that undoing them in reverse passes through exactly the states
+ * the set went through, each a valid sorted set (which the tree's
+ * re-insertions need).  A deleted node is kept until the transaction
+ * ends, so the journal may point at it.
  */
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "extents.h"
 
-/* First extent whose end is after lba. */
-static size_t
-first_ending_after (const struct extents *s, uint64_t lba)
-{
-  size_t lo = 0, hi = s->len;
-
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (s->v[mid].lba + s->v[mid].n <= lba)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+enum { J_INSERTED, J_DELETED, J_CHANGED };
 
 static int
-reserve (struct extents *s, size_t more)
+xnode_cmp (const struct xnode *a, const struct xnode *b)
 {
-  if (s->len + more > s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 16;
-    struct extent *v;
-    while (cap < s->len + more)
-      cap *= 2;
-    v = realloc (s->v, cap * sizeof *v);
-    if (!v)
-      return -1;
-    s->v = v;
-    s->cap = cap;
+  return a->e.lba < b->e.lba ? -1 : a->e.lba > b->e.lba;
+}
+
+/* libbsd leaves __unused undefined; the static tree functions this
+ * file does not call must not warn.
+ */
+#define __unused __attribute__ ((__unused__))
+RB_GENERATE_STATIC (xtree, xnode, link, xnode_cmp);
+#undef __unused
+
+int
+extents_init (struct extents *s, size_t max_nodes, size_t max_journal)
+{
+  memset (s, 0, sizeof *s);
+  RB_INIT (&s->tree);
+  s->pool = calloc (max_nodes, sizeof *s->pool);
+  s->journal = calloc (max_journal, sizeof *s->journal);
+  if (!s->pool || !s->journal) {
+    extents_free (s);
+    return -1;
   }
+  s->pool_cap = max_nodes;
+  s->jcap = max_journal;
   return 0;
 }
 
-static void
-insert_at (struct extents *s, size_t i, uint64_t lba, uint64_t n)
+void
+extents_free (struct extents *s)
 {
-  memmove (&s->v[i + 1], &s->v[i], (s->len - i) * sizeof s->v[0]);
-  s->v[i] = (struct extent) { lba, n };
+  free (s->pool);
+  free (s->journal);
+  memset (s, 0, sizeof *s);
+}
+
+static void
+journal (struct extents *s, int kind, struct xnode *x)
+{
+  if (!s->txn)
+    return;
+  /* Two changes of one node in a row: the first keeps the value to
+   * restore, the state between them is never needed.
+   */
+  if (kind == J_CHANGED && s->jlen > 0
+      && s->journal[s->jlen - 1].kind == J_CHANGED
+      && s->journal[s->jlen - 1].node == x)
+    return;
+  /* The bound given to extents_init (cache.c derives it) holds. */
+  assert (s->jlen < s->jcap);
+  s->journal[s->jlen++] = (struct xjournal_entry) { kind, x, x->e };
+}
+
+static struct xnode *
+node_insert (struct extents *s, uint64_t lba, uint64_t n)
+{
+  struct xnode *x = s->free;
+
+  /* Released nodes first, then the pool's untouched ones (so that
+   * memory is touched only as the set grows).
+   */
+  if (x)
+    s->free = x->next_free;
+  else {
+    assert (s->pool_used < s->pool_cap);  /* the bound of extents_init */
+    x = &s->pool[s->pool_used++];
+  }
+  x->e = (struct extent) { lba, n };
+  RB_INSERT (xtree, &s->tree, x);
   s->len++;
+  s->sectors += n;
+  journal (s, J_INSERTED, x);
+  return x;
 }
 
 static void
-delete_at (struct extents *s, size_t i)
+node_release (struct extents *s, struct xnode *x)
 {
-  memmove (&s->v[i], &s->v[i + 1], (s->len - i - 1) * sizeof s->v[0]);
-  s->len--;
+  x->next_free = s->free;
+  s->free = x;
 }
 
-int
+static void
+node_delete (struct extents *s, struct xnode *x)
+{
+  RB_REMOVE (xtree, &s->tree, x);
+  s->len--;
+  s->sectors -= x->e.n;
+  if (s->txn)
+    journal (s, J_DELETED, x);
+  else
+    node_release (s, x);
+}
+
+/* Only ever trims or grows a range into the gap beside it, so the
+ * node keeps its place in the tree.
+ */
+static void
+node_set (struct extents *s, struct xnode *x, uint64_t lba, uint64_t n)
+{
+  journal (s, J_CHANGED, x);
+  s->sectors = s->sectors - x->e.n + n;
+  x->e = (struct extent) { lba, n };
+}
+
+static uint64_t
+end_of (const struct xnode *x)
+{
+  return x->e.lba + x->e.n;
+}
+
+/* First range whose end is after lba. */
+static struct xnode *
+first_ending_after (const struct extents *s, uint64_t lba)
+{
+  struct xnode key = { .e = { lba, 0 } };
+  struct xtree *t = (struct xtree *) &s->tree;
+  struct xnode *x = RB_NFIND (xtree, t, &key);     /* start >= lba */
+  struct xnode *prev = x ? RB_PREV (xtree, t, x) : RB_MAX (xtree, t);
+
+  return prev && end_of (prev) > lba ? prev : x;
+}
+
+void
 extents_remove (struct extents *s, uint64_t lba, uint64_t n)
 {
   uint64_t end = lba + n;
-  size_t i = first_ending_after (s, lba);
+  struct xnode *x = first_ending_after (s, lba);
 
-  while (i < s->len && s->v[i].lba < end) {
-    struct extent *e = &s->v[i];
-    uint64_t e_end = e->lba + e->n;
+  while (x && x->e.lba < end) {
+    struct xnode *next = RB_NEXT (xtree, &s->tree, x);
+    uint64_t x_lba = x->e.lba, x_end = end_of (x);
 
-    if (e->lba < lba && e_end > end) {          /* split in two */
-      if (reserve (s, 1) == -1)
-        return -1;
-      e = &s->v[i];
-      e->n = lba - e->lba;
-      insert_at (s, i + 1, end, e_end - end);
-      s->sectors -= n;
-      return 0;
+    if (x_lba < lba && x_end > end) {           /* split in two */
+      node_set (s, x, x_lba, lba - x_lba);
+      node_insert (s, end, x_end - end);
+      return;
     }
-    if (e->lba < lba) {                         /* keep the head */
-      s->sectors -= e_end - lba;
-      e->n = lba - e->lba;
-      i++;
-    }
-    else if (e_end > end) {                     /* keep the tail */
-      s->sectors -= end - e->lba;
-      e->n = e_end - end;
-      e->lba = end;
-      i++;
-    }
-    else {                                      /* wholly inside */
-      s->sectors -= e->n;
-      delete_at (s, i);
-    }
+    if (x_lba < lba)                            /* keep the head */
+      node_set (s, x, x_lba, lba - x_lba);
+    else if (x_end > end)                       /* keep the tail */
+      node_set (s, x, end, x_end - end);
+    else                                        /* wholly inside */
+      node_delete (s, x);
+    x = next;
   }
-  return 0;
 }
 
-int
+void
 extents_add (struct extents *s, uint64_t lba, uint64_t n)
 {
-  size_t i;
+  struct xnode *x, *nb;
 
   if (n == 0)
-    return 0;
-  if (extents_remove (s, lba, n) == -1 || reserve (s, 1) == -1)
-    return -1;
-  i = first_ending_after (s, lba);
-  insert_at (s, i, lba, n);
-  s->sectors += n;
+    return;
+  extents_remove (s, lba, n);
+  x = node_insert (s, lba, n);
   /* Merge with an adjacent neighbour on either side. */
-  if (i + 1 < s->len && s->v[i].lba + s->v[i].n == s->v[i + 1].lba) {
-    s->v[i].n += s->v[i + 1].n;
-    delete_at (s, i + 1);
+  nb = RB_NEXT (xtree, &s->tree, x);
+  if (nb && end_of (x) == nb->e.lba) {
+    uint64_t merged = x->e.n + nb->e.n;
+    node_delete (s, nb);
+    node_set (s, x, x->e.lba, merged);
   }
-  if (i > 0 && s->v[i - 1].lba + s->v[i - 1].n == s->v[i].lba) {
-    s->v[i - 1].n += s->v[i].n;
-    delete_at (s, i);
+  nb = RB_PREV (xtree, &s->tree, x);
+  if (nb && end_of (nb) == x->e.lba) {
+    uint64_t merged = nb->e.n + x->e.n;
+    node_delete (s, x);
+    node_set (s, nb, nb->e.lba, merged);
   }
-  return 0;
 }
 
 uint64_t
 extents_overlap (const struct extents *s, uint64_t lba, uint64_t n)
 {
   uint64_t end = lba + n, sum = 0;
-  size_t i;
+  struct xnode *x;
 
-  for (i = first_ending_after (s, lba); i < s->len && s->v[i].lba < end;
-       i++) {
-    uint64_t a = s->v[i].lba > lba ? s->v[i].lba : lba;
-    uint64_t b = s->v[i].lba + s->v[i].n < end ? s->v[i].lba + s->v[i].n : end;
+  for (x = first_ending_after (s, lba); x && x->e.lba < end;
+       x = RB_NEXT (xtree, &s->tree, x)) {
+    uint64_t a = x->e.lba > lba ? x->e.lba : lba;
+    uint64_t b = end_of (x) < end ? end_of (x) : end;
     sum += b - a;
   }
   return sum;
@@ -138,39 +207,55 @@ extents_overlap (const struct extents *s, uint64_t lba, uint64_t n)
 bool
 extents_cover (const struct extents *s, uint64_t lba, uint64_t n)
 {
-  size_t i = first_ending_after (s, lba);
+  struct xnode *x = first_ending_after (s, lba);
 
-  return n > 0 && i < s->len && s->v[i].lba <= lba
-    && s->v[i].lba + s->v[i].n >= lba + n;
+  return n > 0 && x && x->e.lba <= lba && end_of (x) >= lba + n;
 }
 
-size_t
-extents_next (const struct extents *s, uint64_t lba)
+bool
+extents_next (const struct extents *s, uint64_t lba, struct extent *out)
 {
-  size_t i = first_ending_after (s, lba);
+  struct xtree *t = (struct xtree *) &s->tree;
+  struct xnode key = { .e = { lba, 0 } };
+  struct xnode *x = RB_NFIND (xtree, t, &key);
 
-  /* An extent the head is inside of counts as behind it: C-LOOK. */
-  if (i < s->len && s->v[i].lba < lba)
-    i++;
-  return i < s->len ? i : 0;
-}
-
-int
-extents_copy (struct extents *dst, const struct extents *src)
-{
-  dst->len = 0;
-  if (reserve (dst, src->len) == -1)
-    return -1;
-  if (src->len > 0)
-    memcpy (dst->v, src->v, src->len * sizeof src->v[0]);
-  dst->len = src->len;
-  dst->sectors = src->sectors;
-  return 0;
+  if (!x)
+    x = RB_MIN (xtree, t);
+  if (!x)
+    return false;
+  *out = x->e;
+  return true;
 }
 
 void
-extents_free (struct extents *s)
+extents_begin (struct extents *s)
 {
-  free (s->v);
-  *s = (struct extents) { 0 };
+  assert (!s->txn);
+  s->txn = true;
+  s->jlen = 0;
+  s->txn_len = s->len;
+  s->txn_sectors = s->sectors;
+}
+
+void
+extents_rollback (struct extents *s)
+{
+  while (s->jlen > 0) {
+    struct xjournal_entry *j = &s->journal[--s->jlen];
+    switch (j->kind) {
+    case J_INSERTED:
+      RB_REMOVE (xtree, &s->tree, j->node);
+      node_release (s, j->node);
+      break;
+    case J_DELETED:
+      RB_INSERT (xtree, &s->tree, j->node);
+      break;
+    case J_CHANGED:
+      j->node->e = j->old;
+      break;
+    }
+  }
+  s->len = s->txn_len;
+  s->sectors = s->txn_sectors;
+  s->txn = false;
 }

@@ -65,13 +65,35 @@ struct hdd_params;
 
 #define HDD_ERRLEN 256
 
-extern struct hdd_params *hdd_params_new (void); /* the default profile */
+/* The default profile; NULL when out of memory. */
+extern struct hdd_params *hdd_params_new (void);
 extern struct hdd_params *hdd_params_copy (const struct hdd_params *);
 extern void hdd_params_free (struct hdd_params *);
 
-/* Replace all values by a built-in profile (by name) or an INI file
- * (a name containing '/' or ending in ".ini").  -1 and err on error,
- * naming the file, line and key for INI files.
+/* Built-in profiles: data only (model/profiles.c).  Each value keeps
+ * its source, for --dump-plugin and the docs.
+ */
+struct hdd_profile_value {
+  const char *key;
+  const char *value;
+  const char *source;
+};
+
+struct hdd_profile {
+  const char *name;
+  const char *description;
+  const struct hdd_profile_value *values;   /* NULL key terminates */
+};
+
+/* The profile used when none is named. */
+#define HDD_PROFILE_DEFAULT "st340014a"
+
+extern const struct hdd_profile *const hdd_profile_list[]; /* NULL ends */
+extern const struct hdd_profile *hdd_profile_find (const char *name);
+
+/* Replace all values by a built-in profile (by name) or a profile file
+ * (by its ending: ".ini"; any other name containing '/' is read as
+ * INI).  -1 and err on error, naming the file, line and key for files.
  */
 extern int hdd_params_load_profile (struct hdd_params *, const char *name,
                                     char *err, size_t errlen);
@@ -83,7 +105,8 @@ extern int hdd_params_set (struct hdd_params *, const char *key,
                            const char *value, char *err, size_t errlen);
 
 /* Check the whole set for consistency (after all overrides); -1 and
- * err if inconsistent (e.g. seek-track > seek-avg).
+ * err if inconsistent (e.g. seek-track > seek-avg), naming the profile
+ * file when the values came from one.
  */
 extern int hdd_params_validate (const struct hdd_params *,
                                 char *err, size_t errlen);
@@ -91,8 +114,6 @@ extern int hdd_params_validate (const struct hdd_params *,
 extern const char *hdd_params_profile_name (const struct hdd_params *);
 extern void hdd_params_print_help (FILE *fp);
 extern void hdd_params_print_values (const struct hdd_params *, FILE *fp);
-/* One line per built-in profile: "name: description". */
-extern void hdd_profiles_print (FILE *fp);
 
 /* The drive.  'seed' fixes the platter's phase at time 0. */
 struct hdd;
@@ -102,7 +123,9 @@ extern struct hdd *hdd_new (const struct hdd_params *, uint64_t image_bytes,
 extern void hdd_free (struct hdd *);
 
 /* Cost of serving r if it started at time t from the current state;
- * changes nothing.  Fills *out when out is not NULL.
+ * changes nothing (it runs hdd_serve on a copy that borrows the write
+ * cache's dirty set and gives it back as it was, so, like every call
+ * here, one at a time per drive).  Fills *out when out is not NULL.
  */
 extern uint64_t hdd_estimate (const struct hdd *, const struct io *r,
                               uint64_t t, struct hdd_cost *out);

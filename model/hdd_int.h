@@ -22,11 +22,27 @@ enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
 
 #define SEEK_TABLE_MAX 64
+#define PARAM_LINES_MAX 32
+/* The longest seek any parameter may give (seek-track, seek-avg,
+ * seek-full, each seek-table point and the table's extrapolation to
+ * the full stroke): a drive's full stroke takes tens of milliseconds,
+ * and a bound keeps a typo from stalling every request for days.
+ */
+#define SEEK_MAX_NS UINT64_C(1000000000)
 #define PROFILE_NAME_MAX 256
 
 struct hdd_params {
   char profile[PROFILE_NAME_MAX];
   char description[PROFILE_NAME_MAX];
+  char file[PROFILE_NAME_MAX];  /* the profile file loaded, or "" */
+  /* The line of that file each key was set at (while no parameter
+   * given later has set it again), for validation messages.
+   */
+  struct {
+    const char *key;            /* a static string: the table's key */
+    unsigned line;
+  } lines[PARAM_LINES_MAX];
+  unsigned nlines;
   int kind;                     /* enum hdd_kind; service= sets FIXED */
   uint64_t service;             /* ns, fixed service time */
 
@@ -139,50 +155,97 @@ extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
 /* Mean over seeks between uniformly random LBAs (what seek-avg means). */
 extern double seek_mean_random (const struct seek_curve *, const struct geom *);
 
-/* ---- hdd_params.c / profiles.c ---- */
+/* ---- mech.c: the mechanism ---- */
 
-struct profile_value {
-  const char *key;
-  const char *value;
-  const char *source;
+struct arm {
+  uint64_t cyl, head;
 };
 
-struct profile {
-  const char *name;
-  const char *description;
-  const struct profile_value *values;   /* NULL key terminates */
+/* What the mechanism needs, fixed when the drive is built. */
+struct mech {
+  const struct geom *g;
+  const struct seek_curve *seek;
+  uint64_t write_settle, head_switch;
+  uint64_t phase0;              /* platter's phase at time 0 */
 };
 
-extern const struct profile *const hdd_builtin_profiles[];
-extern const struct profile *profile_find (const char *name);
+/* Where a walk stopped early, and the last track boundary before. */
+struct walk_stop {
+  uint64_t at;                  /* stop at this time (UINT64_MAX: don't) */
+  uint64_t done;                /* out: sectors transferred by 'at' */
+  bool mark;                    /* out: a track boundary was passed */
+  uint64_t mark_t, mark_lba;
+  struct arm mark_arm;
+};
+
+/* Transfer n sectors from lba, starting at time t with the arm at *a:
+ * position (seek or head switch), wait for the first sector, transfer,
+ * track by track.  Returns the end time (or stop->at if it stops).
+ * Adds to *c when not NULL.
+ */
+extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
+                           uint64_t t, uint64_t lba, uint64_t n,
+                           struct hdd_cost *c, struct walk_stop *stop);
+
+/* ---- hdd_params.c: the parameters ---- */
+
 extern void params_defaults (struct hdd_params *);
-extern int profile_apply (struct hdd_params *, const struct profile *,
+/* A profile file set 'key' (just set by hdd_params_set) at 'line'. */
+extern void params_note_line (struct hdd_params *, const char *key,
+                              unsigned line);
+/* The checks that need no geometry (hdd_params_validate and hdd_new
+ * add the geometry's and the seek fit's, through layout_new).
+ */
+extern int params_check (const struct hdd_params *, char *err,
+                         size_t errlen);
+
+/* ---- profile_load.c, profile_ini.c: the loader ---- */
+
+/* Replace all values by a built-in profile's. */
+extern int profile_apply (struct hdd_params *, const struct hdd_profile *,
                           char *err, size_t errlen);
-extern int profile_load_ini (struct hdd_params *, const char *path,
-                             char *err, size_t errlen);
+/* A file loader's first step: the default profile's values, named
+ * after the file (hdd_params_validate's errors then name it too).
+ */
+extern int profile_file_begin (struct hdd_params *, const char *path,
+                               char *err, size_t errlen);
+/* Load a profile file into p; -1 and err naming the file (and the line
+ * where there is one) on error.  One per format, listed in
+ * profile_load.c's profile_formats[].
+ */
+typedef int profile_file_loader (struct hdd_params *p, const char *path,
+                                 char *err, size_t errlen);
+extern profile_file_loader profile_load_ini;
 
-/* ---- extents.c: a set of sector ranges (the dirty data) ---- */
+/* ---- layout.c: what the parameters fix once ---- */
 
-struct extent {
-  uint64_t lba;
-  uint64_t n;
+/* placement=: image sectors to drive LBAs.  chunk == 0: the image is
+ * at the start of the drive; else image chunk k (of 'chunk' sectors)
+ * begins at drive LBA k * group.
+ */
+struct image_map {
+  uint64_t image_sectors;
+  uint64_t chunk, group;
 };
 
-struct extents {
-  struct extent *v;             /* sorted by lba, disjoint, not adjacent */
-  size_t len, cap;
-  uint64_t sectors;             /* sum of n */
+struct drive_layout {
+  struct geom g;
+  struct seek_curve seek;
+  struct image_map pl;
 };
 
-extern int extents_add (struct extents *, uint64_t lba, uint64_t n);
-extern int extents_remove (struct extents *, uint64_t lba, uint64_t n);
-extern uint64_t extents_overlap (const struct extents *, uint64_t lba,
-                                 uint64_t n);
-extern bool extents_cover (const struct extents *, uint64_t lba, uint64_t n);
-/* Index of the first extent at or after lba, wrapping to 0 (C-LOOK). */
-extern size_t extents_next (const struct extents *, uint64_t lba);
-extern int extents_copy (struct extents *dst, const struct extents *src);
-extern void extents_free (struct extents *);
+/* The one place the geometry is built and the seek curve fitted.
+ * image_bytes 0: no image (parameter validation): no placement and
+ * no size check.
+ */
+extern struct drive_layout *layout_new (const struct hdd_params *,
+                                        uint64_t image_bytes,
+                                        char *err, size_t errlen);
+extern void layout_free (struct drive_layout *);
+extern uint64_t place_image_to_lba (const struct image_map *, uint64_t s);
+/* Image sectors from s that are contiguous on the drive. */
+extern uint64_t place_contiguous_from (const struct image_map *, uint64_t s);
+extern uint64_t place_lba_to_image (const struct image_map *, uint64_t lba);
 
 /* Introspection for tests. */
 extern const struct geom *hdd_geom (const struct hdd *);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "hdd_int.h"
-#include "param.h"
+#include "../common/param.h"
 
 #define FIELD(f) offsetof (struct hdd_params, f)
 #define HOUR (UINT64_C(3600) * 1000000000)
@@ -38,11 +38,11 @@ static const struct param_desc hdd_param_table[] = {
     "LBA layout: cylinder (surfaces of a cylinder in turn) or serpentine" },
   { "placement", PARAM_ENUM, FIELD(placement), 0, 0, placement_names,
     "smaller image: start of the drive, or spread over the full stroke" },
-  { "seek-track", PARAM_DURATION, FIELD(seek_track), 1, SEC, NULL,
+  { "seek-track", PARAM_DURATION, FIELD(seek_track), 1, SEEK_MAX_NS, NULL,
     "one-cylinder seek" },
-  { "seek-avg", PARAM_DURATION, FIELD(seek_avg), 1, SEC, NULL,
+  { "seek-avg", PARAM_DURATION, FIELD(seek_avg), 1, SEEK_MAX_NS, NULL,
     "mean seek between uniformly random LBAs (spec-sheet average)" },
-  { "seek-full", PARAM_DURATION, FIELD(seek_full), 1, SEC, NULL,
+  { "seek-full", PARAM_DURATION, FIELD(seek_full), 1, SEEK_MAX_NS, NULL,
     "full-stroke seek" },
   { "write-settle", PARAM_DURATION, FIELD(write_settle), 0, SEC, NULL,
     "extra settling before writing after a seek" },
@@ -89,6 +89,13 @@ set_seek_table (struct hdd_params *p, const char *value, char *err,
     *colon = '\0';
     if (parse_uint (tok, &d) == -1 || parse_duration (colon + 1, &t) == -1)
       goto bad;
+    if (t > SEEK_MAX_NS) {
+      char b[32];
+      snprintf (err, errlen, "seek-table=%s: %s:%s: a seek of more than %s "
+                "(the bound of seek-full)", value, tok, colon + 1,
+                format_duration (SEEK_MAX_NS, b, sizeof b));
+      return -1;
+    }
     if (d == 0 || (n > 0 && (d <= p->seek_dist[n - 1]
                              || t < p->seek_time[n - 1])))
       goto bad;
@@ -120,19 +127,6 @@ params_defaults (struct hdd_params *p)
 }
 
 struct hdd_params *
-hdd_params_new (void)
-{
-  struct hdd_params *p = malloc (sizeof *p);
-  char err[HDD_ERRLEN];
-
-  if (!p)
-    return NULL;
-  if (hdd_params_load_profile (p, "st340014a", err, sizeof err) == -1)
-    abort ();                   /* a built-in profile is broken */
-  return p;
-}
-
-struct hdd_params *
 hdd_params_copy (const struct hdd_params *p)
 {
   struct hdd_params *c = malloc (sizeof *c);
@@ -148,13 +142,52 @@ hdd_params_free (struct hdd_params *p)
   free (p);
 }
 
+static const char seek_table_key[] = "seek-table";
+
+/* The table's own copy of key (static), or NULL if unknown. */
+static const char *
+static_key (const char *key)
+{
+  const struct param_desc *d = param_find (hdd_param_table, key);
+
+  if (d)
+    return d->key;
+  return strcmp (key, seek_table_key) == 0 ? seek_table_key : NULL;
+}
+
+static void
+forget_line (struct hdd_params *p, const char *key)
+{
+  unsigned i;
+
+  for (i = 0; i < p->nlines; i++)
+    if (strcmp (p->lines[i].key, key) == 0) {
+      p->lines[i] = p->lines[--p->nlines];
+      return;
+    }
+}
+
+void
+params_note_line (struct hdd_params *p, const char *key, unsigned line)
+{
+  const char *k = static_key (key);
+
+  if (!k)
+    return;
+  forget_line (p, k);
+  if (p->nlines < PARAM_LINES_MAX)
+    p->lines[p->nlines++] = (typeof (p->lines[0])) { k, line };
+}
+
 int
 hdd_params_set (struct hdd_params *p, const char *key, const char *value,
                 char *err, size_t errlen)
 {
   int r;
 
-  if (strcmp (key, "seek-table") == 0)
+  forget_line (p, key);
+
+  if (strcmp (key, seek_table_key) == 0)
     return set_seek_table (p, value, err, errlen);
   if (strcmp (key, "readahead") == 0 && strcmp (value, "off") == 0)
     value = "0";
@@ -174,7 +207,8 @@ void
 hdd_params_print_help (FILE *fp)
 {
   fprintf (fp, "%-28s %s\n", "profile=NAME|PATH.ini",
-           "drive profile (default st340014a; see the profiles list)");
+           "drive profile (default " HDD_PROFILE_DEFAULT
+           "; see the profiles list)");
   param_print_help (hdd_param_table, fp);
   fprintf (fp, "%-28s %s\n", "seek-table=D:T,D:T,...",
            "measured seek times (cylinders:duration), replacing the curve");
@@ -197,13 +231,11 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
   }
 }
 
-static int
-validate_mech (const struct hdd_params *p, char *err, size_t errlen)
+int
+params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
-  struct geom *g;
-  struct seek_curve c;
-  int r;
-
+  if (p->kind == KIND_FIXED)
+    return 0;
   if (p->spt_inner > p->spt_outer) {
     snprintf (err, errlen, "sectors-inner=%" PRIu64 ": more than "
               "sectors-outer=%" PRIu64 " (outer tracks are longer)",
@@ -212,12 +244,12 @@ validate_mech (const struct hdd_params *p, char *err, size_t errlen)
   }
   if (p->seek_npoints == 0
       && !(p->seek_track <= p->seek_avg && p->seek_avg < p->seek_full)) {
-    char a[32], b[32], c2[32];
+    char a[32], b[32], c[32];
     snprintf (err, errlen, "seek-track=%s, seek-avg=%s, seek-full=%s: "
               "must satisfy seek-track <= seek-avg < seek-full",
               format_duration (p->seek_track, a, sizeof a),
               format_duration (p->seek_avg, b, sizeof b),
-              format_duration (p->seek_full, c2, sizeof c2));
+              format_duration (p->seek_full, c, sizeof c));
     return -1;
   }
   if (p->cache != CACHE_OFF && p->cache_size / p->cache_segments < SECTOR) {
@@ -226,56 +258,52 @@ validate_mech (const struct hdd_params *p, char *err, size_t errlen)
               p->cache_size, p->cache_segments);
     return -1;
   }
-  /* The rest needs the geometry: build it and fit the seek curve. */
-  g = malloc (sizeof *g);
-  if (!g) {
-    snprintf (err, errlen, "out of memory");
+  return 0;
+}
+
+/* Name the profile file the values came from, and the lines that set
+ * the keys the message names ("key="): the inconsistency may be in the
+ * file (or in a parameter given over it).
+ */
+static int
+validate_fail (const struct hdd_params *p, const char *msg, char *err,
+               size_t errlen)
+{
+  char where[HDD_ERRLEN] = "";
+  size_t used = 0;
+  unsigned i;
+
+  if (!p->file[0]) {
+    snprintf (err, errlen, "%s", msg);
     return -1;
   }
-  r = geom_init (g, p, err, errlen);
-  if (r == 0)
-    r = seek_fit (&c, p, g, err, errlen);
-  free (g);
-  return r;
+  for (i = 0; i < p->nlines && used < sizeof where; i++) {
+    char pat[64];
+    snprintf (pat, sizeof pat, "%s=", p->lines[i].key);
+    if (strstr (msg, pat))
+      used += (size_t) snprintf (where + used, sizeof where - used,
+                                 ", line %u (%s)", p->lines[i].line,
+                                 p->lines[i].key);
+  }
+  snprintf (err, errlen, "profile %s%s, or a parameter given over it: %s",
+            p->file, where, msg);
+  return -1;
 }
 
 int
 hdd_params_validate (const struct hdd_params *p, char *err, size_t errlen)
 {
+  char msg[HDD_ERRLEN];
+  struct drive_layout *l;
+
+  if (params_check (p, msg, sizeof msg) == -1)
+    return validate_fail (p, msg, err, errlen);
   if (p->kind == KIND_FIXED)
     return 0;
-  return validate_mech (p, err, errlen);
-}
-
-int
-hdd_params_load_profile (struct hdd_params *p, const char *name, char *err,
-                         size_t errlen)
-{
-  const struct profile *prof;
-  size_t len = strlen (name);
-
-  if (strchr (name, '/') || (len > 4 && strcmp (name + len - 4, ".ini") == 0))
-    return profile_load_ini (p, name, err, errlen);
-  prof = profile_find (name);
-  if (!prof) {
-    size_t used = (size_t) snprintf (err, errlen,
-                                     "profile=%s: unknown; built in:", name);
-    size_t i;
-    for (i = 0; hdd_builtin_profiles[i] && used < errlen; i++)
-      used += (size_t) snprintf (err + used, errlen - used, " %s",
-                                 hdd_builtin_profiles[i]->name);
-    return -1;
-  }
-  params_defaults (p);
-  return profile_apply (p, prof, err, errlen);
-}
-
-void
-hdd_profiles_print (FILE *fp)
-{
-  size_t i;
-
-  for (i = 0; hdd_builtin_profiles[i]; i++)
-    fprintf (fp, "%s: %s\n", hdd_builtin_profiles[i]->name,
-             hdd_builtin_profiles[i]->description);
+  /* The rest needs the geometry and the seek fit. */
+  l = layout_new (p, 0, msg, sizeof msg);
+  if (!l)
+    return validate_fail (p, msg, err, errlen);
+  layout_free (l);
+  return 0;
 }

@@ -1,19 +1,18 @@
-/* hddsim: drive profiles, built in and from INI files.
+/* hddsim: the built-in drive profiles: data and a lookup, nothing else.
  *
  * A profile is a list of key=value settings, each with its source, so
  * that the values are applied through the same parser as nbdkit
- * parameters and --dump-plugin can show where every number came from.
- * "estimate" marks a value no public document gives; the reasoning is
- * in the source string (and docs/model.md).
+ * parameters (the loader, profile_load.c) and --dump-plugin can show
+ * where every number came from.  "estimate" marks a value no public
+ * document gives; the reasoning is in the source string (and
+ * docs/model.md).
  */
 
-#include <ini.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "hdd.h"
 
-static const struct profile_value st340014a_values[] = {
+static const struct hdd_profile_value st340014a_values[] = {
   { "capacity", "40000000000",
     "78,125,000 LBAs: Linux libata boot log of an ST340014A (fw 3.16)" },
   { "rpm", "7200", "Seagate spec sheet (Barracuda 7200.7)" },
@@ -46,7 +45,7 @@ static const struct profile_value st340014a_values[] = {
   { NULL },
 };
 
-static const struct profile_value st4000nm0033_values[] = {
+static const struct hdd_profile_value st4000nm0033_values[] = {
   { "capacity", "4000787030016", "Seagate Constellation ES.3 product "
     "manual: 7,814,037,168 LBAs" },
   { "rpm", "7200", "spec sheet" },
@@ -77,7 +76,7 @@ static const struct profile_value st4000nm0033_values[] = {
   { NULL },
 };
 
-static const struct profile_value st500lt012_values[] = {
+static const struct hdd_profile_value st500lt012_values[] = {
   { "capacity", "500107862016", "976,773,168 LBAs (IDEMA 500 GB)" },
   { "rpm", "5400", "Seagate Momentus Thin ST500LT012 spec sheet" },
   { "surfaces", "2", "spec sheet: 1 disc, 2 recording surfaces" },
@@ -103,141 +102,40 @@ static const struct profile_value st500lt012_values[] = {
   { NULL },
 };
 
-static const struct profile_value fixed_values[] = {
+static const struct hdd_profile_value fixed_values[] = {
   { "service", "1ms", "no drive: every request takes service=" },
   { NULL },
 };
 
-static const struct profile st340014a = {
+static const struct hdd_profile st340014a = {
   "st340014a", "Seagate Barracuda 7200.7 ST340014A, 40 GB, 7200 rpm, "
   "2 MB cache, ATA-100 (2003)", st340014a_values,
 };
-static const struct profile st4000nm0033 = {
+static const struct hdd_profile st4000nm0033 = {
   "st4000nm0033", "Seagate Constellation ES.3 ST4000NM0033, 4 TB, "
   "7200 rpm enterprise SATA, 128 MB cache, 6 Gb/s (2013)",
   st4000nm0033_values,
 };
-static const struct profile st500lt012 = {
+static const struct hdd_profile st500lt012 = {
   "st500lt012", "Seagate Momentus Thin ST500LT012, 500 GB, 5400 rpm "
   "2.5\" laptop, 16 MB cache, SATA 3 Gb/s (2012)", st500lt012_values,
 };
-static const struct profile fixed = {
+static const struct hdd_profile fixed = {
   "fixed", "no mechanics: every request takes service= (default 1ms)",
   fixed_values,
 };
 
-const struct profile *const hdd_builtin_profiles[] = {
+const struct hdd_profile *const hdd_profile_list[] = {
   &st340014a, &st4000nm0033, &st500lt012, &fixed, NULL,
 };
 
-const struct profile *
-profile_find (const char *name)
+const struct hdd_profile *
+hdd_profile_find (const char *name)
 {
   size_t i;
 
-  for (i = 0; hdd_builtin_profiles[i]; i++)
-    if (strcmp (hdd_builtin_profiles[i]->name, name) == 0)
-      return hdd_builtin_profiles[i];
+  for (i = 0; hdd_profile_list[i]; i++)
+    if (strcmp (hdd_profile_list[i]->name, name) == 0)
+      return hdd_profile_list[i];
   return NULL;
-}
-
-int
-profile_apply (struct hdd_params *p, const struct profile *prof, char *err,
-               size_t errlen)
-{
-  const struct profile_value *v;
-
-  snprintf (p->profile, sizeof p->profile, "%s", prof->name);
-  snprintf (p->description, sizeof p->description, "%s", prof->description);
-  for (v = prof->values; v->key; v++)
-    if (hdd_params_set (p, v->key, v->value, err, errlen) != 0)
-      return -1;
-  return 0;
-}
-
-/* ---- INI files ---- */
-
-struct ini_state {
-  struct hdd_params *p;
-  char msg[HDD_ERRLEN];         /* the first error */
-  bool failed;
-};
-
-static int
-profile_ini_line (void *user, const char *section, const char *name,
-             const char *value)
-{
-  struct ini_state *s = user;
-  char err[HDD_ERRLEN];
-  int r;
-
-  (void) section;               /* [drive] or none: sections are titles */
-  if (s->failed)
-    return 0;
-  if (strcmp (name, "description") == 0) {
-    snprintf (s->p->description, sizeof s->p->description, "%s", value);
-    return 1;
-  }
-  if (strcmp (name, "name") == 0) {
-    snprintf (s->p->profile, sizeof s->p->profile, "%s", value);
-    return 1;
-  }
-  if (strcmp (name, "base") == 0) {
-    const struct profile *prof = profile_find (value);
-    char keep[PROFILE_NAME_MAX];
-    if (!prof) {
-      snprintf (s->msg, sizeof s->msg, "base=%s: unknown built-in profile",
-                value);
-      s->failed = true;
-      return 0;
-    }
-    snprintf (keep, sizeof keep, "%s", s->p->profile);
-    params_defaults (s->p);
-    r = profile_apply (s->p, prof, err, sizeof err);
-    snprintf (s->p->profile, sizeof s->p->profile, "%s", keep);
-  }
-  else
-    r = hdd_params_set (s->p, name, value, err, sizeof err);
-  if (r == 1)
-    snprintf (s->msg, sizeof s->msg, "%s: unknown key", name);
-  else if (r == -1)
-    snprintf (s->msg, sizeof s->msg, "%s", err);
-  if (r != 0) {
-    s->failed = true;
-    return 0;
-  }
-  return 1;
-}
-
-/* Keys the file does not set keep the default profile's values (or
- * those of 'base = NAME', which should come first).
- */
-int
-profile_load_ini (struct hdd_params *p, const char *path, char *err,
-                  size_t errlen)
-{
-  struct ini_state s = { .p = p };
-  const struct profile *def = profile_find ("st340014a");
-  int line;
-
-  params_defaults (p);
-  if (profile_apply (p, def, err, errlen) == -1)
-    return -1;
-  snprintf (p->profile, sizeof p->profile, "%s", path);
-  snprintf (p->description, sizeof p->description, "profile file %s", path);
-  line = ini_parse (path, profile_ini_line, &s);
-  if (line == -1) {
-    snprintf (err, errlen, "profile=%s: cannot open the profile file", path);
-    return -1;
-  }
-  if (line == -2) {
-    snprintf (err, errlen, "profile=%s: out of memory", path);
-    return -1;
-  }
-  if (line > 0) {
-    snprintf (err, errlen, "profile %s, line %d: %s", path, line,
-              s.failed ? s.msg : "syntax error (expected key = value)");
-    return -1;
-  }
-  return 0;
 }

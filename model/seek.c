@@ -14,10 +14,12 @@
  * curve when given; it is interpolated linearly.
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "hdd_int.h"
+#include "../common/param.h"
 
 #define BINS 128
 
@@ -103,10 +105,15 @@ shape (struct seek_curve *c, double track, double full, double x, double p)
   c->slope = c->b * p * pow (x, p - 1);
 }
 
+/* The table is extrapolated beyond its last point, so its time at the
+ * full stroke must keep within the bound of every seek time too.
+ */
 static int
-fit_table (struct seek_curve *c, const struct hdd_params *p)
+fit_table (struct seek_curve *c, const struct hdd_params *p, char *err,
+           size_t errlen)
 {
   unsigned i;
+  double full;
 
   c->table = true;
   c->d[0] = 0;
@@ -116,6 +123,15 @@ fit_table (struct seek_curve *c, const struct hdd_params *p)
     c->t[i + 1] = (double) p->seek_time[i];
   }
   c->npoints = p->seek_npoints + 1;
+  full = curve_eval (c, (double) c->maxd);
+  if (!(full <= (double) SEEK_MAX_NS)) {
+    char b[32];
+    snprintf (err, errlen, "seek-table: extrapolated to the full stroke "
+              "(%" PRIu64 " cylinders) a seek takes %.9gs, more than %s "
+              "(the bound of seek-full); add a point at the full stroke",
+              c->maxd, full / 1e9, format_duration (SEEK_MAX_NS, b, sizeof b));
+    return -1;
+  }
   return 0;
 }
 
@@ -125,11 +141,12 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
 {
   double track = (double) p->seek_track, full = (double) p->seek_full;
   double avg = (double) p->seek_avg, cyl[BINS + 1], lo, hi, dmax;
+  char a[32], b[32], f[32], m[32];
   int i;
 
   *c = (struct seek_curve) { .maxd = g->ncyl > 1 ? g->ncyl - 1 : 1 };
   if (p->seek_npoints > 0)
-    return fit_table (c, p);
+    return fit_table (c, p, err, errlen);
   dmax = (double) c->maxd;
   if (c->maxd < 2) {
     shape (c, track, full, 1, 0.5);
@@ -140,10 +157,13 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   shape (c, track, full, 1, 0.5);
   if (mean_over_bins (c, cyl) > avg) {
     snprintf (err, errlen,
-              "seek-avg=%.3fms: too short for seek-track=%.3fms and "
-              "seek-full=%.3fms (even a linear seek curve averages %.3fms)",
-              avg / 1e6, track / 1e6, full / 1e6,
-              mean_over_bins (c, cyl) / 1e6);
+              "seek-avg=%s: too short for seek-track=%s and "
+              "seek-full=%s (even a linear seek curve averages %s)",
+              format_duration (p->seek_avg, a, sizeof a),
+              format_duration (p->seek_track, b, sizeof b),
+              format_duration (p->seek_full, f, sizeof f),
+              format_duration ((uint64_t) llround (mean_over_bins (c, cyl)),
+                               m, sizeof m));
     return -1;
   }
   shape (c, track, full, dmax, 0.5);
@@ -166,9 +186,11 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   shape (c, track, full, dmax, lo);
   if (mean_over_bins (c, cyl) < avg) {
     snprintf (err, errlen,
-              "seek-avg=%.3fms: too close to seek-full=%.3fms "
-              "for any seek curve starting at seek-track=%.3fms",
-              avg / 1e6, full / 1e6, track / 1e6);
+              "seek-avg=%s: too close to seek-full=%s "
+              "for any seek curve starting at seek-track=%s",
+              format_duration (p->seek_avg, a, sizeof a),
+              format_duration (p->seek_full, f, sizeof f),
+              format_duration (p->seek_track, b, sizeof b));
     return -1;
   }
   for (i = 0; i < 30; i++) {

@@ -13,7 +13,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
-#include "../model/param.h"
+#include "../common/param.h"
 #include "config.h"
 #include "realtime.h"
 

@@ -86,31 +86,21 @@ hddsim_cleanup (void)
   image_close ();
 }
 
-/* --dump-plugin output is key=value lines: the model's "name:
- * description" list becomes hddsim_profiles= and one
- * hddsim_profile_NAME= line each.
+/* --dump-plugin output is key=value lines: hddsim_profiles= and one
+ * hddsim_profile_NAME=DESCRIPTION line per built-in profile.
  */
 static void
 dump_profiles (void)
 {
-  char text[4096] = "", names[1024] = "", *line, *save = NULL;
-  FILE *fp = fmemopen (text, sizeof text - 1, "w");
+  size_t i;
 
-  if (!fp)
-    return;
-  hdd_profiles_print (fp);
-  fclose (fp);
-  for (line = strtok_r (text, "\n", &save); line;
-       line = strtok_r (NULL, "\n", &save)) {
-    char *colon = strchr (line, ':');
-    if (!colon)
-      continue;
-    *colon = '\0';
-    printf ("hddsim_profile_%s=%s\n", line, colon + 1 + (colon[1] == ' '));
-    strncat (names, names[0] ? "," : "", sizeof names - strlen (names) - 1);
-    strncat (names, line, sizeof names - strlen (names) - 1);
-  }
-  printf ("hddsim_profiles=%s\n", names);
+  for (i = 0; hdd_profile_list[i]; i++)
+    printf ("hddsim_profile_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->description);
+  printf ("hddsim_profiles=");
+  for (i = 0; hdd_profile_list[i]; i++)
+    printf ("%s%s", i ? "," : "", hdd_profile_list[i]->name);
+  printf ("\n");
 }
 
 static void

@@ -3,7 +3,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "../model/u64.h"
+#include "../common/u64.h"
 #include "engine.h"
 
 struct engine {

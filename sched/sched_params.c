@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/param.h"
+#include "../common/param.h"
 #include "sched_params.h"
 
 #define MS UINT64_C(1000000)

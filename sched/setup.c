@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/param.h"
+#include "../common/param.h"
 #include "setup.h"
 
 void

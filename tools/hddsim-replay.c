@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/param.h"
+#include "../common/param.h"
 #include "../sched/engine.h"
 #include "../sched/setup.h"
 #include "lib/trace_csv.h"

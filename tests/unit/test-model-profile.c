@@ -41,15 +41,14 @@ START_TEST (test_builtin_profiles)
   static const char *const names[] = {
     "st340014a", "st4000nm0033", "st500lt012", "fixed",
   };
-  char *list = capture (hdd_profiles_print);
   size_t i;
 
   for (i = 0; i < 4; i++) {
     struct hdd_params *p = hdd_params_new ();
-    char err[HDD_ERRLEN], line[64];
+    char err[HDD_ERRLEN];
     struct hdd *d;
-    snprintf (line, sizeof line, "%s: ", names[i]);
-    ck_assert_ptr_nonnull (strstr (list, line));
+    ck_assert_ptr_eq (hdd_profile_find (names[i]), hdd_profile_list[i]);
+    ck_assert_str_eq (hdd_profile_list[i]->name, names[i]);
     ck_assert_msg (hdd_params_load_profile (p, names[i], err, sizeof err)
                    == 0, "%s", err);
     ck_assert_str_eq (hdd_params_profile_name (p), names[i]);
@@ -68,7 +67,7 @@ START_TEST (test_builtin_profiles)
     ck_assert_uint_eq (p->iface_rate, 100000000);
     hdd_params_free (p);
   }
-  free (list);
+  ck_assert_ptr_null (hdd_profile_list[4]);
 }
 END_TEST
 
@@ -170,6 +169,33 @@ START_TEST (test_ini_errors)
   path = write_ini ("bad-syntax.ini", "rpm = 7200\nthis is not ini\n");
   ck_assert_int_eq (hdd_params_load_profile (p, path, err, sizeof err), -1);
   ck_assert_ptr_nonnull (strstr (err, "line 2"));
+
+  /* Values each fine, inconsistent together: validation names the
+   * file the profile came from.
+   */
+  path = write_ini ("inconsistent.ini", "; comment\n[drive]\n\n"
+                    "rpm = 5400\nseek-track = 9ms\n");
+  ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
+                 "%s", err);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, path) != NULL, "%s", err);
+  ck_assert_ptr_nonnull (strstr (err, "seek-track=9ms"));
+  /* ... and the line that set the key the message names. */
+  ck_assert_msg (strstr (err, "line 5 (seek-track)") != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "rpm") == NULL, "%s", err);
+  /* A parameter given over the file: no line to blame. */
+  ck_assert_int_eq (hdd_params_set (p, "seek-track", "10ms", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, path) != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "line 5") == NULL, "%s", err);
+  /* A built-in profile loaded after it is no longer a file's. */
+  ck_assert_int_eq (hdd_params_load_profile (p, "st340014a", err,
+                                             sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "seek-track", "9ms", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, path) == NULL, "%s", err);
 
   ck_assert_int_eq (hdd_params_load_profile (p, "/nonexistent/x.ini", err,
                                              sizeof err), -1);

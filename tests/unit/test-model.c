@@ -82,6 +82,59 @@ START_TEST (test_param_errors)
 }
 END_TEST
 
+/* seek-table points are bounded as seek-full is (1 s): the issue's
+ * table (a 292-year seek) is refused, and so is a table whose
+ * extrapolation beyond its last point passes the bound at the full
+ * stroke (st340014a: tens of thousands of cylinders at 1 s each).
+ */
+START_TEST (test_seek_table_bounded)
+{
+  struct hdd_params *p = hdd_params_new ();
+  char err[HDD_ERRLEN];
+
+  ck_assert_int_eq (hdd_params_set (p, "seek-table",
+                                    "1:1ns,2:9223372036.854775807s",
+                                    err, sizeof err), -1);
+  ck_assert_ptr_nonnull (strstr (err, "seek-table"));
+  ck_assert_ptr_nonnull (strstr (err, "1s"));
+  ck_assert_int_eq (hdd_params_set (p, "seek-table", "1:1ns,2:1.000000001s",
+                                    err, sizeof err), -1);
+  /* At the bound: accepted point by point, refused as extrapolated. */
+  ck_assert_int_eq (hdd_params_set (p, "seek-table", "1:1ns,2:1s",
+                                    err, sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_ptr_nonnull (strstr (err, "full stroke"));
+  /* A table reaching the full stroke within the bound is fine. */
+  ck_assert_int_eq (hdd_params_set (p, "seek-table",
+                                    "1:1ms,1000:5ms,1000000:20ms",
+                                    err, sizeof err), 0);
+  ck_assert_msg (hdd_params_validate (p, err, sizeof err) == 0, "%s", err);
+  hdd_params_free (p);
+}
+END_TEST
+
+/* Validation messages show nanoseconds as nanoseconds, not "0.000ms". */
+START_TEST (test_validation_units)
+{
+  struct hdd_params *p = hdd_params_new ();
+  char err[HDD_ERRLEN];
+
+  /* A linear curve from 100ns to 300ns averages far above 101ns. */
+  ck_assert_int_eq (hdd_params_set (p, "seek-track", "100ns", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "seek-avg", "101ns", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "seek-full", "300ns", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "seek-avg=101ns") != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "seek-track=100ns") != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "seek-full=300ns") != NULL, "%s", err);
+  ck_assert_msg (strstr (err, "0.000ms") == NULL, "%s", err);
+  hdd_params_free (p);
+}
+END_TEST
+
 START_TEST (test_image_too_big)
 {
   struct hdd_params *p = hdd_params_new ();
@@ -528,6 +581,8 @@ model_suite (void)
   tcase_add_test (tc, test_fixed_by_service_key);
   tcase_add_test (tc, test_param_errors);
   tcase_add_test (tc, test_image_too_big);
+  tcase_add_test (tc, test_seek_table_bounded);
+  tcase_add_test (tc, test_validation_units);
   tcase_add_test (tc, test_random_read_qd1);
   tcase_add_test (tc, test_sequential_streams);
   tcase_add_test (tc, test_seek_points);

@@ -1,4 +1,4 @@
-/* hddsim: unit tests of the key=value parsers (model/param.c).
+/* hddsim: unit tests of the key=value parsers (common/param.c).
  * Expected values are the units' definitions: 1 ms = 10^6 ns, 1K = 1024
  * bytes, rates in decimal as spec sheets quote them.
  */
@@ -11,7 +11,7 @@
 
 #include "run-suite.h"
 
-#include "../../model/param.h"
+#include "../../common/param.h"
 
 static uint64_t
 duration (const char *s)
@@ -42,6 +42,28 @@ START_TEST (test_durations)
   /* the fraction must not wrap a value just below 2^64 ns around */
   ck_assert_int_eq (parse_duration ("18446744073.9", &ns), -1);
   ck_assert_int_eq (parse_duration ("18446744073709.6ms", &ns), -1);
+}
+END_TEST
+
+/* format_duration prints what parse_duration reads back, exactly. */
+START_TEST (test_format_duration)
+{
+  static const struct { uint64_t ns; const char *text; } cases[] = {
+    { 0, "0ns" }, { 1, "1ns" }, { 999, "999ns" }, { 1500, "1500ns" },
+    { 250000, "250us" }, { 8500000, "8.5ms" }, { 1000000, "1ms" },
+    { 12345678000, "12345.678ms" }, { 1000001000, "1000.001ms" },
+    { 3000000000, "3s" },
+  };
+  size_t i;
+
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char buf[64];
+    uint64_t back;
+    ck_assert_str_eq (format_duration (cases[i].ns, buf, sizeof buf),
+                      cases[i].text);
+    ck_assert_int_eq (parse_duration (buf, &back), 0);
+    ck_assert_uint_eq (back, cases[i].ns);
+  }
 }
 END_TEST
 
@@ -113,6 +135,7 @@ main (void)
   Suite *s = suite_create ("param");
   TCase *tc = tcase_create ("parse");
   tcase_add_test (tc, test_durations);
+  tcase_add_test (tc, test_format_duration);
   tcase_add_test (tc, test_sizes);
   tcase_add_test (tc, test_rates_enums_ranges);
   suite_add_tcase (s, tc);

@@ -242,13 +242,23 @@ param_print_help (const struct param_desc *table, FILE *fp)
   }
 }
 
+/* Exact: the value read back by parse_duration is the one printed, so
+ * a nanosecond never shows as "0.000ms" and 12345.678ms is not rounded.
+ */
 const char *
 format_duration (uint64_t ns, char *buf, size_t len)
 {
   if (ns != 0 && ns % 1000000000 == 0)
     snprintf (buf, len, "%" PRIu64 "s", ns / 1000000000);
-  else if (ns >= 1000000 && ns % 1000 == 0)
-    snprintf (buf, len, "%g" "ms", (double) ns / 1e6);
+  else if (ns >= 1000000 && ns % 1000 == 0) {
+    char frac[8];
+    size_t n;
+    snprintf (frac, sizeof frac, "%03" PRIu64, ns % 1000000 / 1000);
+    for (n = strlen (frac); n > 0 && frac[n - 1] == '0'; n--)
+      frac[n - 1] = '\0';
+    snprintf (buf, len, "%" PRIu64 "%s%sms", ns / 1000000, n ? "." : "",
+              frac);
+  }
   else if (ns >= 1000 && ns % 1000 == 0)
     snprintf (buf, len, "%" PRIu64 "us", ns / 1000);
   else

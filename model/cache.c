@@ -1,0 +1,296 @@
+/* hddsim: the drive's cache (see cache.h). */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "../common/u64.h"
+
+/* One destage write covers at most 256 sectors (128 KiB), then the
+ * cache picks again.  A request that needs the arm waits for the
+ * destage write under way (busy_ns), so this bounds that wait to one
+ * positioning plus 256 sectors' transfer: 256/1170 of a revolution on
+ * st340014a's outer zone (1.8 ms), 256/3190 on st4000nm0033's (0.7 ms),
+ * where a whole dirty range could be cache-size long (2 MiB: 3.5
+ * revolutions, 29 ms).  A longer range costs nothing for being cut:
+ * the next piece starts under the head (no seek, no rotational wait).
+ */
+#define DESTAGE_MAX_SECTORS 256
+
+/* ---- memory ---- */
+
+/* Dirty ranges that can exist at once.  Each holds at least one
+ * sector, so no more than the cache holds (the write path waits for
+ * room first, in hdd.c, counting the destage write under way); and,
+ * being disjoint and never adjacent, no more than half the sectors of
+ * each contiguous region of the image on the drive, rounded up.  Two
+ * more: an insert briefly sits beside the neighbours it merges with.
+ */
+static size_t
+max_ranges (uint64_t cache_sectors, const struct image_map *pl,
+            uint64_t *regions)
+{
+  uint64_t by_image;
+
+  *regions = pl->chunk ? (pl->image_sectors + pl->chunk - 1) / pl->chunk : 1;
+  by_image = pl->image_sectors / 2 + *regions + 2;
+  return (size_t) min64 (cache_sectors, by_image);
+}
+
+/* One request (one hdd_serve) touches P <= regions + 1 pieces of the
+ * drive; each piece inserts at most two ranges (a split and the new
+ * range).  An estimate keeps deleted nodes until it is undone, so the
+ * pool holds the ranges at the start plus those inserted: L + 2P.
+ * Journal entries of one estimate: destage writes change one range at a
+ * time (consecutive changes of one range are one entry) and delete it,
+ * at most 2 per range ever present plus one per interruption by a
+ * piece: 2(L + 2P) + P; each piece changes at most 2 and deletes the
+ * ranges it covers (at most L + 4P in all, each deleted once) and adds
+ * at most 7 entries of its own (split 2, insert 1, two merges 4):
+ * in all 3L + 16P.
+ */
+static int
+dirty_init (struct cache *c, const struct image_map *pl)
+{
+  uint64_t regions, pieces;
+  size_t l = max_ranges (c->cache_sectors, pl, &regions);
+
+  pieces = regions + 1;
+  c->dirty = malloc (sizeof *c->dirty);
+  if (!c->dirty)
+    return -1;
+  c->owns_dirty = true;
+  if (extents_init (c->dirty, l + 2 * pieces + 2,
+                    3 * l + 16 * pieces + 16) == -1) {
+    free (c->dirty);
+    c->dirty = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int
+cache_init (struct cache *c, const struct hdd_params *p,
+            const struct mech *m, const struct image_map *pl,
+            char *err, size_t errlen)
+{
+  memset (c, 0, sizeof *c);
+  c->mech = m;
+  c->drive_sectors = m->g->sectors;
+  c->nseg = p->cache_segments ? (unsigned) p->cache_segments : 1;
+  if (p->cache != CACHE_OFF) {
+    c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
+    c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
+    c->cache_sectors = p->cache == CACHE_WB ? p->cache_size / SECTOR : 0;
+  }
+  c->segs = calloc (c->nseg, sizeof *c->segs);
+  if (!c->segs || dirty_init (c, pl) == -1) {
+    snprintf (err, errlen, "out of memory (the drive's cache, "
+              "cache-size=%" PRIu64 ")", p->cache_size);
+    cache_free (c);
+    return -1;
+  }
+  return 0;
+}
+
+int
+cache_init_scratch (struct cache *s, const struct cache *c)
+{
+  memset (s, 0, sizeof *s);
+  s->nseg = c->nseg;
+  s->segs = calloc (c->nseg, sizeof *s->segs);
+  return s->segs ? 0 : -1;
+}
+
+void
+cache_free (struct cache *c)
+{
+  free (c->segs);
+  if (c->owns_dirty && c->dirty) {
+    extents_free (c->dirty);
+    free (c->dirty);
+  }
+  memset (c, 0, sizeof *c);
+}
+
+void
+cache_lend (struct cache *s, const struct cache *c)
+{
+  struct cache_seg *segs = s->segs;
+
+  *s = *c;
+  s->segs = segs;
+  memcpy (segs, c->segs, c->nseg * sizeof *segs);
+  s->owns_dirty = false;
+  extents_begin (s->dirty);
+}
+
+void
+cache_return (struct cache *s)
+{
+  extents_rollback (s->dirty);
+}
+
+/* ---- read segments and the stream ---- */
+
+static void
+seg_extend (struct cache *c, struct cache_seg *s, uint64_t end)
+{
+  s->end = max64 (s->end, end);
+  if (s->end - s->start > c->seg_sectors)
+    s->start = s->end - c->seg_sectors;
+}
+
+static unsigned
+seg_lru (const struct cache *c)
+{
+  unsigned i, best = 0;
+
+  for (i = 1; i < c->nseg; i++)
+    if (c->segs[i].stamp < c->segs[best].stamp)
+      best = i;
+  return best;
+}
+
+bool
+cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
+{
+  unsigned i;
+
+  for (i = 0; i < c->nseg; i++) {
+    struct cache_seg *s = &c->segs[i];
+    if ((!c->st.active || c->st.seg != i)
+        && lba >= s->start && lba + n <= s->end) {
+      s->stamp = ++c->stamp;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool
+cache_stream_covers (const struct cache *c, uint64_t lba)
+{
+  return c->st.active && lba >= c->segs[c->st.seg].start
+    && lba <= c->st.limit;
+}
+
+uint64_t
+cache_stream_time_to (const struct cache *c, uint64_t lba)
+{
+  struct arm a = c->st.arm0;
+
+  return mech_walk (c->mech, &a, false, c->st.t0, c->st.lba0,
+                    lba - c->st.lba0, NULL, NULL);
+}
+
+/* Rebased to the stream's last track boundary so that later walks
+ * stay short.
+ */
+uint64_t
+cache_stream_reached (struct cache *c, uint64_t t, struct arm *a)
+{
+  struct walk_stop stop = { .at = t };
+  uint64_t lba0 = c->st.lba0;
+
+  *a = c->st.arm0;
+  if (t <= c->st.t0)
+    return lba0;
+  mech_walk (c->mech, a, false, c->st.t0, lba0, c->st.limit - lba0, NULL,
+             &stop);
+  if (stop.mark) {
+    c->st.t0 = stop.mark_t;
+    c->st.lba0 = stop.mark_lba;
+    c->st.arm0 = stop.mark_arm;
+  }
+  return lba0 + stop.done;
+}
+
+void
+cache_stream_use (struct cache *c, uint64_t want)
+{
+  c->segs[c->st.seg].stamp = ++c->stamp;
+  c->st.limit = max64 (c->st.limit, min64 (want, c->drive_sectors));
+  if (c->st.limit - c->segs[c->st.seg].start > c->seg_sectors)
+    c->segs[c->st.seg].start = c->st.limit - c->seg_sectors;
+}
+
+bool
+cache_stream_stop (struct cache *c, uint64_t t, struct arm *a,
+                   uint64_t *head_lba)
+{
+  if (!c->st.active)
+    return false;
+  *head_lba = cache_stream_reached (c, t, a);
+  seg_extend (c, &c->segs[c->st.seg], *head_lba);
+  c->st.active = false;
+  return true;
+}
+
+bool
+cache_stream_finish (struct cache *c, uint64_t t, struct arm *a,
+                     uint64_t *head_lba, uint64_t *end)
+{
+  *end = cache_stream_time_to (c, c->st.limit);
+  if (*end > t)
+    return false;
+  cache_stream_reached (c, *end, a);
+  seg_extend (c, &c->segs[c->st.seg], c->st.limit);
+  *head_lba = c->st.limit;
+  c->st.active = false;
+  return true;
+}
+
+void
+cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
+                 const struct arm *a)
+{
+  unsigned i = seg_lru (c);
+
+  c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp };
+  seg_extend (c, &c->segs[i], lba + n);
+  if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
+    return;
+  c->st = (struct cache_stream) {
+    .active = true, .seg = i, .t0 = t, .lba0 = lba + n, .arm0 = *a,
+    .limit = min64 (lba + n + c->ra_sectors, c->drive_sectors),
+  };
+}
+
+/* ---- the write cache ---- */
+
+void
+cache_mark_dirty (struct cache *c, uint64_t lba, uint64_t n)
+{
+  extents_add (c->dirty, lba, n);
+}
+
+void
+cache_mark_clean (struct cache *c, uint64_t lba, uint64_t n)
+{
+  extents_remove (c->dirty, lba, n);
+}
+
+bool
+cache_dirty_holds (const struct cache *c, uint64_t lba, uint64_t n)
+{
+  return extents_cover (c->dirty, lba, n);
+}
+
+uint64_t
+cache_dirty_overlap (const struct cache *c, uint64_t lba, uint64_t n)
+{
+  return extents_overlap (c->dirty, lba, n);
+}
+
+bool
+cache_destage_next (const struct cache *c, uint64_t head_lba,
+                    struct extent *piece)
+{
+  if (!extents_next (c->dirty, head_lba, piece))
+    return false;
+  piece->n = min64 (piece->n, DESTAGE_MAX_SECTORS);
+  return true;
+}

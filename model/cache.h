@@ -1,0 +1,124 @@
+/* hddsim: the drive's cache: read segments, the read-ahead stream and
+ * the write-back cache's dirty data.
+ *
+ * The cache decides what it holds and what to destage next; the drive
+ * (hdd.c) moves the arm.  The read-ahead stream is the one piece of
+ * arm work the cache describes itself: it is defined by where and when
+ * it started, and how far it has read by time t is computed by walking
+ * the media from there (mech_walk), lazily.
+ *
+ * Memory: everything is allocated by cache_init, for the bounds the
+ * parameters and the image fix, so nothing on the request path
+ * allocates or fails.
+ */
+#ifndef HDDSIM_CACHE_H
+#define HDDSIM_CACHE_H
+
+#include "hdd_int.h"
+#include "extents.h"
+
+struct cache_seg {
+  uint64_t start, end;          /* cached LBAs [start, end) */
+  uint64_t stamp;               /* LRU */
+};
+
+struct cache_stream {
+  bool active;
+  unsigned seg;                 /* the segment it fills */
+  uint64_t t0, lba0;            /* reading lba0 onwards from t0 */
+  struct arm arm0;              /* arm at t0 */
+  uint64_t limit;               /* read up to here, then stop */
+};
+
+struct cache {
+  const struct mech *mech;
+  uint64_t drive_sectors;
+  uint64_t seg_sectors, ra_sectors;
+  uint64_t cache_sectors;       /* write-back capacity; 0 if not wb */
+  unsigned nseg;
+  struct cache_seg *segs;
+  uint64_t stamp;
+  struct cache_stream st;
+  /* The write cache.  An estimate's copy shares the drive's dirty set
+   * and gives it back unchanged (cache_lend, cache_return).
+   */
+  struct extents *dirty;
+  bool owns_dirty;
+  uint64_t dirty_since;         /* destage no earlier than this */
+  uint64_t inflight;            /* sectors of the destage write under
+                                   way: held until it ends */
+};
+
+extern int cache_init (struct cache *, const struct hdd_params *,
+                       const struct mech *, const struct image_map *,
+                       char *err, size_t errlen);
+/* A cache to run estimates in: own segments, no dirty set of its own. */
+extern int cache_init_scratch (struct cache *, const struct cache *);
+extern void cache_free (struct cache *);
+
+/* The estimate: 'scratch' takes the state of 'c' (sharing its dirty
+ * set); cache_return undoes every change made to the dirty set since,
+ * in O(changes x log n).
+ */
+extern void cache_lend (struct cache *scratch, const struct cache *c);
+extern void cache_return (struct cache *scratch);
+
+/* ---- read segments and the stream ---- */
+
+/* A segment other than the stream's holds [lba, lba+n) (made most
+ * recently used).
+ */
+extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
+/* The stream is reading, or has read, from its segment up to lba. */
+extern bool cache_stream_covers (const struct cache *, uint64_t lba);
+/* Where the stream has got by t, and the arm then (rebasing it). */
+extern uint64_t cache_stream_reached (struct cache *, uint64_t t,
+                                      struct arm *a);
+/* When the stream reaches lba. */
+extern uint64_t cache_stream_time_to (const struct cache *, uint64_t lba);
+/* A read is served from the stream: keep it reading to 'want'. */
+extern void cache_stream_use (struct cache *, uint64_t want);
+/* The arm is needed at t: stop reading ahead, keep what was read.
+ * true (and *a, *head_lba) if the stream was reading.
+ */
+extern bool cache_stream_stop (struct cache *, uint64_t t, struct arm *a,
+                               uint64_t *head_lba);
+/* Background: the stream has reached its limit by t.  true (with the
+ * arm, its LBA and the end time) when it ends by t; it is then over.
+ */
+extern bool cache_stream_finish (struct cache *, uint64_t t, struct arm *a,
+                                 uint64_t *head_lba, uint64_t *end);
+/* The media read [lba, lba+n) ending at t with the arm at *a: keep it
+ * in the least recently used segment and read ahead from there.
+ */
+extern void cache_read_done (struct cache *, uint64_t lba, uint64_t n,
+                             uint64_t t, const struct arm *a);
+
+/* ---- the write cache ---- */
+
+extern void cache_mark_dirty (struct cache *, uint64_t lba, uint64_t n);
+/* On the media now (destaged, or written through). */
+extern void cache_mark_clean (struct cache *, uint64_t lba, uint64_t n);
+extern bool cache_dirty_holds (const struct cache *, uint64_t lba,
+                               uint64_t n);
+extern uint64_t cache_dirty_overlap (const struct cache *, uint64_t lba,
+                                     uint64_t n);
+/* The next destage write from head_lba (C-LOOK), at most
+ * DESTAGE_MAX_SECTORS; false if nothing is dirty.
+ */
+extern bool cache_destage_next (const struct cache *, uint64_t head_lba,
+                                struct extent *piece);
+
+static inline bool
+cache_has_dirty (const struct cache *c)
+{
+  return !extents_empty (c->dirty);
+}
+
+static inline uint64_t
+cache_dirty_sectors (const struct cache *c)
+{
+  return c->dirty->sectors;
+}
+
+#endif /* HDDSIM_CACHE_H */

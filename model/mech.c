@@ -1,0 +1,85 @@
+/* hddsim: the mechanism: moving the arm and passing sectors under the
+ * head, track by track (Ruemmler & Wilkes 1994).  Used by the drive
+ * (hdd.c) for requests and destage writes, and by the cache (cache.c)
+ * for how far the read-ahead stream has got.
+ */
+
+#include "hdd_int.h"
+#include "../common/u64.h"
+
+/* Positioning from the arm to a track: seek, or head switch. */
+static uint64_t
+position_ns (const struct mech *m, const struct arm *a, const struct loc *l,
+             bool write, uint64_t *dist)
+{
+  *dist = l->cyl > a->cyl ? l->cyl - a->cyl : a->cyl - l->cyl;
+  if (*dist)
+    return seek_ns (m->seek, *dist) + (write ? m->write_settle : 0);
+  if (l->head != a->head)
+    return m->head_switch;
+  return 0;
+}
+
+/* The first track's positioning is the request's seek and rotational
+ * wait; later ones (switches hidden, or not, by skew) count as
+ * transfer.
+ */
+uint64_t
+mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
+           uint64_t lba, uint64_t n, struct hdd_cost *c,
+           struct walk_stop *stop)
+{
+  uint64_t did = 0;
+  bool first = true;
+
+  while (did < n) {
+    struct loc l;
+    uint64_t cnt, dist, pos, wait, x, ts;
+
+    geom_locate (m->g, lba + did, &l);
+    cnt = min64 (n - did, l.spt - l.sector);
+    pos = position_ns (m, a, &l, write, &dist);
+    wait = rot_wait (m->g->rpm, m->phase0, t + pos, l.slot, l.spt);
+    ts = t + pos + wait;
+    x = rot_sectors_ns (m->g->rpm, l.spt, cnt);
+    if (stop && ts + x > stop->at) {
+      uint64_t k = 0;
+      if (stop->at > ts) {
+        k = rot_sectors_in (m->g->rpm, l.spt, stop->at - ts);
+        while (k > 0 && rot_sectors_ns (m->g->rpm, l.spt, k) > stop->at - ts)
+          k--;
+        k = min64 (k, cnt);
+      }
+      stop->done = did + k;
+      a->cyl = l.cyl;
+      a->head = l.head;
+      return stop->at;
+    }
+    if (c) {
+      if (first) {
+        c->seek_ns += pos;
+        c->rot_ns += wait;
+        if (c->seek_cylinders == 0)
+          c->seek_cylinders = dist;
+      }
+      else
+        c->xfer_ns += pos + wait;
+      c->xfer_ns += x;
+    }
+    first = false;
+    t = ts + x;
+    a->cyl = l.cyl;
+    a->head = l.head;
+    did += cnt;
+    if (stop && did < n) {
+      stop->mark = true;
+      stop->mark_t = t;
+      stop->mark_lba = lba + did;
+      stop->mark_arm = *a;
+    }
+  }
+  if (stop)
+    stop->done = n;
+  return t;
+}
+

@@ -1,0 +1,177 @@
+/* hddsim: unit tests of the dirty-range set (model/extents.c) against
+ * a plain bitmap of sectors, the obvious model of a set of ranges.
+ *
+ * Expected values come from the bitmap: sectors set, runs of set
+ * sectors (the ranges, merged), the first run at or after an LBA.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "run-suite.h"
+#include "../../model/extents.h"
+
+#define SPACE 2048              /* sectors */
+#define OPS 400                 /* per transaction */
+
+static uint64_t rng = 1;
+
+static uint64_t
+rnd (void)
+{
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * UINT64_C(2685821657736338717);
+}
+
+static void
+bitmap_set (unsigned char *b, uint64_t lba, uint64_t n, int v)
+{
+  memset (b + lba, v, n);
+}
+
+static size_t
+bitmap_runs (const unsigned char *b)
+{
+  size_t i, runs = 0;
+
+  for (i = 0; i < SPACE; i++)
+    if (b[i] && (i == 0 || !b[i - 1]))
+      runs++;
+  return runs;
+}
+
+/* Every range, in order, is a maximal run of the bitmap. */
+static void
+check_equal (const struct extents *s, const unsigned char *b)
+{
+  uint64_t lba = 0, sectors = 0, i;
+  struct extent e;
+  size_t seen = 0;
+
+  for (i = 0; i < SPACE; i++)
+    sectors += b[i];
+  ck_assert_uint_eq (s->sectors, sectors);
+  ck_assert_uint_eq (s->len, bitmap_runs (b));
+  /* Walk the ranges with extents_next, from 0 upwards. */
+  while (seen < s->len) {
+    ck_assert (extents_next (s, lba, &e));
+    ck_assert_uint_ge (e.lba, lba);
+    ck_assert (b[e.lba] && (e.lba == 0 || !b[e.lba - 1]));
+    for (i = e.lba; i < e.lba + e.n; i++)
+      ck_assert (b[i]);
+    ck_assert (e.lba + e.n == SPACE || !b[e.lba + e.n]);
+    lba = e.lba + e.n;
+    seen++;
+  }
+  /* Past the last range, C-LOOK wraps to the lowest. */
+  if (s->len > 0) {
+    struct extent first;
+    ck_assert (extents_next (s, 0, &first));
+    ck_assert (extents_next (s, lba, &e));
+    ck_assert_uint_eq (e.lba, first.lba);
+  }
+  else
+    ck_assert (!extents_next (s, 0, &e));
+}
+
+static void
+random_op (struct extents *s, unsigned char *b)
+{
+  uint64_t n = rnd () % 3 == 0 ? rnd () % 200 + 1 : rnd () % 8 + 1;
+  uint64_t lba = rnd () % (SPACE - n);
+
+  if (rnd () % 2) {
+    extents_add (s, lba, n);
+    bitmap_set (b, lba, n, 1);
+  }
+  else {
+    extents_remove (s, lba, n);
+    bitmap_set (b, lba, n, 0);
+  }
+}
+
+static void
+check_queries (const struct extents *s, const unsigned char *b)
+{
+  unsigned k;
+
+  for (k = 0; k < 20; k++) {
+    uint64_t n = rnd () % 64 + 1, lba = rnd () % (SPACE - n), i, set = 0;
+    for (i = lba; i < lba + n; i++)
+      set += b[i];
+    ck_assert_uint_eq (extents_overlap (s, lba, n), set);
+    ck_assert_int_eq (extents_cover (s, lba, n), set == n);
+  }
+}
+
+/* Adds and removes keep exactly the bitmap's runs. */
+START_TEST (test_extents_are_the_bitmap)
+{
+  static unsigned char b[SPACE];
+  struct extents s;
+  unsigned i;
+
+  memset (b, 0, sizeof b);
+  rng = 11;
+  /* At most SPACE/2 disjoint, non-adjacent ranges, +2 while merging. */
+  ck_assert_int_eq (extents_init (&s, SPACE / 2 + 2, 1), 0);
+  for (i = 0; i < 2000; i++) {
+    random_op (&s, b);
+    check_equal (&s, b);
+    check_queries (&s, b);
+  }
+  extents_free (&s);
+}
+END_TEST
+
+/* A transaction of any changes, rolled back, leaves the set exactly as
+ * it was; and the set works on afterwards (nodes released, tree valid).
+ */
+START_TEST (test_extents_rollback)
+{
+  static unsigned char b[SPACE], before[SPACE];
+  struct extents s;
+  unsigned round, i;
+
+  memset (b, 0, sizeof b);
+  rng = 29;
+  /* A transaction keeps the nodes it deletes: room for all it makes. */
+  ck_assert_int_eq (extents_init (&s, SPACE / 2 + 2 + 2 * OPS,
+                                  10 * OPS + 3 * SPACE), 0);
+  for (round = 0; round < 20; round++) {
+    for (i = 0; i < 50; i++)
+      random_op (&s, b);
+    memcpy (before, b, sizeof b);
+    extents_begin (&s);
+    for (i = 0; i < OPS; i++)
+      random_op (&s, b);
+    check_equal (&s, b);
+    extents_rollback (&s);
+    check_equal (&s, before);
+    check_queries (&s, before);
+    memcpy (b, before, sizeof b);
+  }
+  extents_free (&s);
+}
+END_TEST
+
+static Suite *
+extents_suite (void)
+{
+  Suite *s = suite_create ("model-extents");
+  TCase *tc = tcase_create ("extents");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_extents_are_the_bitmap);
+  tcase_add_test (tc, test_extents_rollback);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  return run_suite (extents_suite ());
+}
