@@ -1,8 +1,8 @@
 /* hddsim: cfq, Linux's Completely Fair Queueing (as of 2.6.18, the
  * version in the 2006 C-SCAN vs CFQ thread).
  *
- * Service queues.  Each NBD connection has a sync queue (reads, FUA
- * writes, flushes: someone waits on each) and an async queue (plain
+ * Service queues.  Each NBD connection has a sync queue (reads and FUA
+ * writes: someone waits on each) and an async queue (plain
  * writes, zeroes, trims), standing in for Linux's per-process queues.
  * Queues with requests wait their turn in one round-robin list; the
  * active queue owns the drive for a time slice (cfq-slice-sync,
@@ -52,8 +52,11 @@
  * request outstanding has rounds of one; a writer with four has rounds
  * of four.
  *
- * Flushes go to their connection's sync queue and follow the barrier
- * rule of reqtree.h against both of the connection's queues.
+ * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
+ * out of CFQ: a flush has no position to sort, no think time and no
+ * request after it to idle for, so counting it in its connection's sync
+ * queue made cfq preempt async slices for it and idle on the emptied
+ * queue after it.
  */
 
 #include <stdlib.h>
@@ -67,9 +70,8 @@
 struct cfqq {
   uint32_t conn;
   bool sync;
-  struct req_tree sorted;       /* everything but flushes, by offset */
+  struct req_tree sorted;       /* by offset */
   struct req_list fifo;         /* the same, in arrival order */
-  struct req_list flushes;
   uint32_t queued;
   uint32_t in_flight;           /* picked, not yet done */
 
@@ -165,20 +167,8 @@ cfqq_get (struct policy *p, uint32_t conn, bool sync, uint64_t now)
   q->sync = sync;
   RB_INIT (&q->sorted);
   TAILQ_INIT (&q->fifo);
-  TAILQ_INIT (&q->flushes);
   LIST_INSERT_HEAD (&p->all, q, all_link);
   return q;
-}
-
-static struct cfqq *
-cfqq_lookup (struct policy *p, uint32_t conn, bool sync)
-{
-  struct cfqq *q;
-
-  LIST_FOREACH (q, &p->all, all_link)
-    if (q->conn == conn && q->sync == sync)
-      return q;
-  return NULL;
 }
 
 static uint64_t
@@ -268,12 +258,8 @@ cfq_add (struct policy *p, struct req *r, uint64_t now)
   cfqq_update_thinktime (p, q, now);
   r->policy_data = q;
   r->deadline = r->arrival + cfqq_expire (p, q);
-  if (req_is_flush (r))
-    TAILQ_INSERT_TAIL (&q->flushes, r, fifo_link);
-  else {
-    RB_INSERT (req_tree, &q->sorted, r);
-    TAILQ_INSERT_TAIL (&q->fifo, r, fifo_link);
-  }
+  RB_INSERT (req_tree, &q->sorted, r);
+  TAILQ_INSERT_TAIL (&q->fifo, r, fifo_link);
   q->queued++;
   q->last_used = now;
   if (q == p->active)
@@ -291,12 +277,8 @@ queue_del (struct policy *p, struct req *r)
 {
   struct cfqq *q = r->policy_data;
 
-  if (req_is_flush (r))
-    TAILQ_REMOVE (&q->flushes, r, fifo_link);
-  else {
-    RB_REMOVE (req_tree, &q->sorted, r);
-    TAILQ_REMOVE (&q->fifo, r, fifo_link);
-  }
+  RB_REMOVE (req_tree, &q->sorted, r);
+  TAILQ_REMOVE (&q->fifo, r, fifo_link);
   q->queued--;
   if (q->queued == 0) {
     rr_del (p, q);
@@ -329,19 +311,6 @@ cfq_remove (struct policy *p, struct req *r)
   queue_del (p, r);
 }
 
-static struct req *
-ready_flush (struct policy *p, struct cfqq *q)
-{
-  struct cfqq *async = cfqq_lookup (p, q->conn, false);
-  struct req *f;
-
-  TAILQ_FOREACH (f, &q->flushes, fifo_link)
-    if (!req_list_holds_flush (&q->fifo, f)
-        && !(async && req_list_holds_flush (&async->fifo, f)))
-      return f;
-  return NULL;
-}
-
 /* Linux's cfq_choose_req, between the first request at or above the
  * head and the nearest one behind it.
  */
@@ -369,11 +338,8 @@ elevator (struct policy *p, struct cfqq *q, uint64_t head)
 static struct req *
 cfqq_next (struct policy *p, struct cfqq *q, uint64_t head, uint64_t now)
 {
-  struct req *r = ready_flush (p, q);
+  struct req *r = TAILQ_FIRST (&q->fifo);
 
-  if (r)
-    return r;
-  r = TAILQ_FIRST (&q->fifo);
   if (!r)
     return NULL;
   if (!q->fifo_served && r->deadline <= now) {
@@ -475,11 +441,9 @@ dispatch_round (struct policy *p, struct cfqq *q, const struct hdd *hdd,
     q->in_flight++;
     queue_del (p, r);
     TAILQ_INSERT_TAIL (&p->dispatch, r, fifo_link);
-    if (!req_is_flush (r)) {
-      head = req_end (r);
-      p->have_pos = true;
-      p->pos = head;
-    }
+    head = req_end (r);
+    p->have_pos = true;
+    p->pos = head;
     n++;
   }
   if (n)
@@ -512,9 +476,8 @@ cfq_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
           uint64_t *wake)
 {
   /* Each turn either decides or ends a slice; every queue on the
-   * round-robin can dispatch (a flush's blocker is a queued request of
-   * its connection), so a second lap never happens.  The bound is a
-   * guard, not a rule.
+   * round-robin has a request to dispatch, so a second lap never
+   * happens.  The bound is a guard, not a rule.
    */
   unsigned turns;
   struct req *r;
@@ -542,7 +505,7 @@ cfq_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
       continue;
     if (idle (p, q, now, wake))
       return NULL;
-    /* Empty, or only a flush waiting for the async queue: next. */
+    /* Empty and not worth idling for: next. */
     expire (p, now, false);
   }
   return NULL;

@@ -16,10 +16,6 @@
  * above the head holds the sweep for as long as it lasts, and a request
  * below the head waits all that time: the starvation the comparison with
  * the other policies is meant to show.
- *
- * Flushes are kept apart, in arrival order, and follow the barrier rule
- * of reqtree.h (the only place that is O(n), over the arrival list, and
- * only while a flush is queued).
  */
 
 #include <stdlib.h>
@@ -28,9 +24,7 @@
 #include "reqtree.h"
 
 struct policy {
-  struct req_tree tree;         /* everything but flushes, by offset */
-  struct req_list arrivals;     /* the same requests, in arrival order */
-  struct req_list flushes;      /* flushes, in arrival order */
+  struct req_tree tree;         /* by offset */
   bool have_pos;
   uint64_t pos;                 /* end of the last request dispatched */
 };
@@ -44,8 +38,6 @@ cscan_create (const struct sched_params *params)
   if (!p)
     return NULL;
   RB_INIT (&p->tree);
-  TAILQ_INIT (&p->arrivals);
-  TAILQ_INIT (&p->flushes);
   return p;
 }
 
@@ -59,57 +51,31 @@ static void
 cscan_add (struct policy *p, struct req *r, uint64_t now)
 {
   (void) now;
-  if (req_is_flush (r)) {
-    TAILQ_INSERT_TAIL (&p->flushes, r, fifo_link);
-    return;
-  }
   RB_INSERT (req_tree, &p->tree, r);
-  TAILQ_INSERT_TAIL (&p->arrivals, r, fifo_link);
 }
 
 static void
 cscan_remove (struct policy *p, struct req *r)
 {
-  if (req_is_flush (r)) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return;
-  }
   RB_REMOVE (req_tree, &p->tree, r);
-  TAILQ_REMOVE (&p->arrivals, r, fifo_link);
-}
-
-static struct req *
-ready_flush (struct policy *p)
-{
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->arrivals, f))
-      return f;
-  return NULL;
 }
 
 static struct req *
 cscan_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
             uint64_t *wake)
 {
+  uint64_t head = p->have_pos ? p->pos : hdd_head_offset (hdd);
   struct req *r;
 
   (void) now; (void) wake;
-  r = ready_flush (p);
-  if (!r) {
-    uint64_t head = p->have_pos ? p->pos : hdd_head_offset (hdd);
-
-    r = req_tree_at_or_above (&p->tree, head);
-    if (!r)
-      r = RB_MIN (req_tree, &p->tree);  /* wrap to the lowest offset */
-    if (r) {
-      p->have_pos = true;
-      p->pos = req_end (r);
-    }
-  }
-  if (r)
+  r = req_tree_at_or_above (&p->tree, head);
+  if (!r)
+    r = RB_MIN (req_tree, &p->tree);    /* wrap to the lowest offset */
+  if (r) {
+    p->have_pos = true;
+    p->pos = req_end (r);
     cscan_remove (p, r);
+  }
   return r;
 }
 

@@ -21,9 +21,7 @@
  * at most read-expire plus one batch, or plus two batches (the rest of
  * a read batch and a write batch) when writes are queued; reads are
  * chosen over waiting writes at most writes-starved times in a row.
- *
- * Flushes follow the barrier rule of reqtree.h and do not count in
- * batches.
+ * (Flushes are the engine's and do not count in batches.)
  */
 
 #include <stdlib.h>
@@ -36,7 +34,6 @@ enum { DIR_READ, DIR_WRITE, DIR_NONE };
 struct policy {
   struct req_tree sorted[2];
   struct req_list fifo[2];
-  struct req_list flushes;
   uint64_t expire[2];
   uint64_t fifo_batch;
   uint64_t writes_starved;
@@ -65,7 +62,6 @@ deadline_create (const struct sched_params *params)
     RB_INIT (&p->sorted[i]);
     TAILQ_INIT (&p->fifo[i]);
   }
-  TAILQ_INIT (&p->flushes);
   p->expire[DIR_READ] = params->deadline_read_expire;
   p->expire[DIR_WRITE] = params->deadline_write_expire;
   p->fifo_batch = params->deadline_fifo_batch;
@@ -86,10 +82,6 @@ deadline_add (struct policy *p, struct req *r, uint64_t now)
   int dir;
 
   (void) now;
-  if (req_is_flush (r)) {
-    TAILQ_INSERT_TAIL (&p->flushes, r, fifo_link);
-    return;
-  }
   dir = req_dir (r);
   r->deadline = r->arrival + p->expire[dir];
   RB_INSERT (req_tree, &p->sorted[dir], r);
@@ -99,27 +91,10 @@ deadline_add (struct policy *p, struct req *r, uint64_t now)
 static void
 deadline_remove (struct policy *p, struct req *r)
 {
-  int dir;
+  int dir = req_dir (r);
 
-  if (req_is_flush (r)) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return;
-  }
-  dir = req_dir (r);
   RB_REMOVE (req_tree, &p->sorted[dir], r);
   TAILQ_REMOVE (&p->fifo[dir], r, fifo_link);
-}
-
-static struct req *
-ready_flush (struct policy *p)
-{
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->fifo[DIR_READ], f)
-        && !req_list_holds_flush (&p->fifo[DIR_WRITE], f))
-      return f;
-  return NULL;
 }
 
 /* The next request of the sweep in direction dir, or NULL. */
@@ -181,11 +156,6 @@ deadline_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   int dir;
 
   (void) hdd; (void) wake;
-  r = ready_flush (p);
-  if (r) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return r;
-  }
   r = choose (p, now);
   if (!r)
     return NULL;

@@ -1,4 +1,8 @@
-/* hddsim: fifo, the drive serves requests in arrival order. */
+/* hddsim: fifo, the drive serves requests in arrival order.
+ * (Flushes are the engine's: one goes as soon as its connection's
+ * earlier requests have completed, as Linux's blk-flush puts a flush
+ * ahead of what noop still holds.)
+ */
 
 #include <stdlib.h>
 

@@ -3,7 +3,9 @@
  * The engine owns time and the drive; a policy only orders requests.
  * It is given each request when it is allowed to see it (add), asked
  * what to serve when the drive is free (pick), and told when a request
- * it picked completes (done).  'now' is always modeled time.
+ * it picked completes (done).  'now' is always modeled time.  A policy
+ * sees reads, writes, zeroes and trims only: flushes are sequenced by
+ * the engine.
  */
 #ifndef HDDSIM_POLICY_H
 #define HDDSIM_POLICY_H

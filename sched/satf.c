@@ -12,19 +12,14 @@
  * max-wait plus the service in progress when it came of age, as long
  * as the requests that come of age do not pile up faster than the drive
  * serves them.
- *
- * Flushes follow the barrier rule of reqtree.h; positioning time means
- * nothing for them.
  */
 
 #include <stdlib.h>
 
 #include "policy.h"
-#include "reqtree.h"
 
 struct policy {
-  struct req_list arrivals;     /* everything but flushes, oldest first */
-  struct req_list flushes;
+  struct req_list arrivals;     /* oldest first */
   uint64_t max_wait;
 };
 
@@ -36,7 +31,6 @@ satf_create (const struct sched_params *params)
   if (!p)
     return NULL;
   TAILQ_INIT (&p->arrivals);
-  TAILQ_INIT (&p->flushes);
   p->max_wait = params->satf_max_wait;
   return p;
 }
@@ -47,35 +41,18 @@ satf_destroy (struct policy *p)
   free (p);
 }
 
-static struct req_list *
-list_of (struct policy *p, const struct req *r)
-{
-  return req_is_flush (r) ? &p->flushes : &p->arrivals;
-}
-
 static void
 satf_add (struct policy *p, struct req *r, uint64_t now)
 {
   (void) now;
   r->deadline = r->arrival + p->max_wait;
-  TAILQ_INSERT_TAIL (list_of (p, r), r, fifo_link);
+  TAILQ_INSERT_TAIL (&p->arrivals, r, fifo_link);
 }
 
 static void
 satf_remove (struct policy *p, struct req *r)
 {
-  TAILQ_REMOVE (list_of (p, r), r, fifo_link);
-}
-
-static struct req *
-ready_flush (struct policy *p)
-{
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->arrivals, f))
-      return f;
-  return NULL;
+  TAILQ_REMOVE (&p->arrivals, r, fifo_link);
 }
 
 static uint64_t
@@ -110,12 +87,9 @@ satf_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   struct req *r;
 
   (void) wake;
-  r = ready_flush (p);
-  if (!r) {
-    r = TAILQ_FIRST (&p->arrivals);
-    if (r && r->deadline > now)
-      r = shortest (p, hdd, now);
-  }
+  r = TAILQ_FIRST (&p->arrivals);
+  if (r && r->deadline > now)
+    r = shortest (p, hdd, now);
   if (r)
     satf_remove (p, r);
   return r;

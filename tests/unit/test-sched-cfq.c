@@ -414,33 +414,6 @@ START_TEST (test_cfq_async_slice)
 }
 END_TEST
 
-/* A flush waits for its connection's earlier plain writes, which sit
- * in the async queue, even when its own sync queue has the drive
- * first: read on conn 9 (0-5 ms) and its idle window (to 13 ms); conn
- * 1's sync queue (a read, then the flush, held back) comes before its
- * async queue in the round-robin: the read (13-18 ms), the two writes
- * (18-28 ms), then the flush at 28 ms.
- */
-START_TEST (test_cfq_flush)
-{
-  struct tdrv *d = fixed ();
-  struct req *r1, *w1, *w2, *fl;
-
-  tdrv_at (d, 0, 9, IO_READ, 10 * MiB, 4 * KiB);
-  r1 = tdrv_at (d, 500 * US, 1, IO_READ, 700 * MiB, 4 * KiB);
-  w1 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 500 * MiB, 4 * KiB);
-  w2 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 600 * MiB, 4 * KiB);
-  fl = tdrv_at (d, 2 * MS, 1, IO_FLUSH, 0, 0);
-  tdrv_run_all (d);
-  ck_assert_int_eq (tdrv_rank (d, r1), 1);
-  ck_assert_int_eq (tdrv_rank (d, w1), 2);
-  ck_assert_int_eq (tdrv_rank (d, w2), 3);
-  ck_assert_int_eq (tdrv_rank (d, fl), 4);
-  ck_assert_uint_eq (fl->start, 5 * MS + SLICE_IDLE + 3 * S);
-  tdrv_free (d);
-}
-END_TEST
-
 static Suite *
 cfq_suite (void)
 {
@@ -458,7 +431,6 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_back_seek);
   tcase_add_test (tc, test_cfq_async_rq);
   tcase_add_test (tc, test_cfq_async_slice);
-  tcase_add_test (tc, test_cfq_flush);
   suite_add_tcase (s, tc);
   return s;
 }
