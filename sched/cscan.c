@@ -23,58 +23,62 @@
 #include "policy.h"
 #include "reqtree.h"
 
-struct policy {
+struct cscan_data {
   struct req_tree tree;         /* by offset */
   bool have_pos;
   uint64_t pos;                 /* end of the last request dispatched */
 };
 
-static struct policy *
+static void *
 cscan_create (const struct sched_params *params)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct cscan_data *cd = calloc (1, sizeof *cd);
 
   (void) params;
-  if (!p)
+  if (!cd)
     return NULL;
-  RB_INIT (&p->tree);
-  return p;
+  RB_INIT (&cd->tree);
+  return cd;
 }
 
 static void
-cscan_destroy (struct policy *p)
+cscan_destroy (void *data)
 {
-  free (p);
+  free (data);
 }
 
 static void
-cscan_add (struct policy *p, struct req *r, uint64_t now)
+cscan_add (void *data, struct req *r, uint64_t now)
 {
+  struct cscan_data *cd = data;
+
   (void) now;
-  RB_INSERT (req_tree, &p->tree, r);
+  RB_INSERT (req_tree, &cd->tree, r);
 }
 
 static void
-cscan_remove (struct policy *p, struct req *r)
+cscan_remove (void *data, struct req *r)
 {
-  RB_REMOVE (req_tree, &p->tree, r);
+  struct cscan_data *cd = data;
+
+  RB_REMOVE (req_tree, &cd->tree, r);
 }
 
 static struct req *
-cscan_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
-            uint64_t *wake)
+cscan_pick (void *data, const struct hdd *hdd, uint64_t now, uint64_t *wake)
 {
-  uint64_t head = p->have_pos ? p->pos : hdd_head_offset (hdd);
+  struct cscan_data *cd = data;
+  uint64_t head = cd->have_pos ? cd->pos : hdd_head_offset (hdd);
   struct req *r;
 
   (void) now; (void) wake;
-  r = req_tree_at_or_above (&p->tree, head);
+  r = req_tree_at_or_above (&cd->tree, head);
   if (!r)
-    r = RB_MIN (req_tree, &p->tree);    /* wrap to the lowest offset */
+    r = RB_MIN (req_tree, &cd->tree);   /* wrap to the lowest offset */
   if (r) {
-    p->have_pos = true;
-    p->pos = req_end (r);
-    cscan_remove (p, r);
+    cd->have_pos = true;
+    cd->pos = req_end (r);
+    RB_REMOVE (req_tree, &cd->tree, r);
   }
   return r;
 }

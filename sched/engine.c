@@ -26,7 +26,7 @@
 struct engine {
   struct hdd *hdd;
   const struct policy_ops *ops;
-  struct policy *policy;
+  void *policy;                 /* the data its create() returned */
   struct engine_hooks hooks;
   void *opaque;
   uint64_t qdepth;
