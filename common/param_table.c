@@ -260,24 +260,27 @@ metavar (const struct pt_def *d, char *buf, size_t len)
 }
 
 void
+pt_print_help_one (const struct pt_def *d, FILE *fp)
+{
+  char lhs[128], mv[96], def[32];
+
+  snprintf (lhs, sizeof lhs, "%s=%s", d->key, metavar (d, mv, sizeof mv));
+  /* A long left side gets a line of its own, as nbdkit's --help. */
+  if (strlen (lhs) > PT_HELP_COLUMN)
+    fprintf (fp, "%s\n%-*s", lhs, PT_HELP_COLUMN, "");
+  else
+    fprintf (fp, "%-*s", PT_HELP_COLUMN, lhs);
+  fprintf (fp, " %s", d->help);
+  if (d->type != PT_STRING)
+    fprintf (fp, " (default %s)", pt_format (d, d->def, def, sizeof def));
+  fputc ('\n', fp);
+}
+
+void
 pt_print_help (const struct pt_def *table, FILE *fp)
 {
-  for (; table->key; table++) {
-    char lhs[128], mv[96], def[32];
-
-    snprintf (lhs, sizeof lhs, "%s=%s", table->key,
-              metavar (table, mv, sizeof mv));
-    /* A long left side gets a line of its own, as nbdkit's --help. */
-    if (strlen (lhs) > 27)
-      fprintf (fp, "%s\n%-27s", lhs, "");
-    else
-      fprintf (fp, "%-27s", lhs);
-    fprintf (fp, " %s", table->help);
-    if (table->type != PT_STRING)
-      fprintf (fp, " (default %s)",
-               pt_format (table, table->def, def, sizeof def));
-    fputc ('\n', fp);
-  }
+  for (; table->key; table++)
+    pt_print_help_one (table, fp);
 }
 
 void

@@ -38,6 +38,9 @@ struct pt_def {
   const char *help;
 };
 
+/* Enough for any message of this module. */
+#define PT_ERRLEN 256
+
 /* The entry for key, or NULL. */
 extern const struct pt_def *pt_find (const struct pt_def *table,
                                      const char *key);
@@ -70,8 +73,12 @@ extern void pt_free (const struct pt_def *table, void *obj);
 extern const char *pt_format (const struct pt_def *d, uint64_t v,
                               char *buf, size_t len);
 
+/* Where --help's text starts after "key=TYPE". */
+#define PT_HELP_COLUMN 27
+
 /* One "key=TYPE  help (default X)" line per entry, for --help. */
 extern void pt_print_help (const struct pt_def *table, FILE *fp);
+extern void pt_print_help_one (const struct pt_def *d, FILE *fp);
 
 /* One "PREFIXkey=default" line per entry with a default, the key's
  * dashes as underscores, for --dump-plugin.

@@ -77,7 +77,9 @@
  */
 #define CFQQ_REAP_NS (UINT64_C(10) * 1000 * MS)
 
-/* The tunables, with 2.6.18's defaults (block/cfq-iosched.c). */
+/* The tunables, named and defaulted as Linux's CFQ's (DESIGN.md's
+ * table).
+ */
 struct cfq_tunables {
   uint64_t slice_sync;          /* ns */
   uint64_t slice_async;

@@ -11,11 +11,11 @@
 #include <check.h>
 
 #include "run-suite.h"
+#include "test-units.h"
 
 #include "../../model/hdd.h"
 #include "../../sched/engine.h"
 
-#define MS UINT64_C(1000000)
 
 /* ---- a test policy: last in, first out ----
  * LIFO makes "which requests had arrived when the decision was taken"
