@@ -94,6 +94,10 @@ struct cfq_tunables {
 
 #define TUN(f) offsetof (struct cfq_tunables, f)
 
+/* The ranges only keep out nonsense: an hour and 1024 are far beyond
+ * any useful slice or count, and keep slice-async-rq x quantum and a
+ * back seek's distance x penalty far from overflowing.
+ */
 static const struct pt_def cfq_params[] = {
   { .key = "cfq-slice-sync", .type = PT_DURATION, .offset = TUN(slice_sync),
     .min = 1, .max = HOUR, .def = 100 * MS,
@@ -244,8 +248,14 @@ cfqq_expire (const struct cfq_data *cfqd, const struct cfqq *q)
 
 /* Linux's think time: time from a completion to the next request when
  * nothing was outstanding, capped at 2 x slice-idle, in a decaying
- * average with weights 7/8 (fixed point, x256).
+ * average with weights 7/8 in fixed point (TTIME_ONE is one sample).
+ * The sample weight climbs 32, 60, 84, ... towards TTIME_ONE, so
+ * Linux's sample_valid (weight > TTIME_VALID) holds from the third
+ * sample on; until then the queue is idled for.
  */
+#define TTIME_ONE 256
+#define TTIME_VALID 80
+
 static void
 cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
 {
@@ -256,9 +266,9 @@ cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
   t = now - q->last_done;
   if (t > cap)
     t = cap;
-  q->ttime_samples = (7 * q->ttime_samples + 256) / 8;
-  q->ttime_total = (7 * q->ttime_total + 256 * t) / 8;
-  q->ttime_mean = (q->ttime_total + 128) / q->ttime_samples;
+  q->ttime_samples = (7 * q->ttime_samples + TTIME_ONE) / 8;
+  q->ttime_total = (7 * q->ttime_total + TTIME_ONE * t) / 8;
+  q->ttime_mean = (q->ttime_total + TTIME_ONE / 2) / q->ttime_samples;
 }
 
 static bool
@@ -266,7 +276,7 @@ cfqq_idle_window (const struct cfq_data *cfqd, const struct cfqq *q)
 {
   if (!q->sync || cfqd->tun.slice_idle == 0)
     return false;
-  if (q->ttime_samples <= 80)   /* Linux's sample_valid */
+  if (q->ttime_samples <= TTIME_VALID)
     return true;
   return q->ttime_mean <= cfqd->tun.slice_idle;
 }

@@ -44,6 +44,7 @@ struct deadline_tunables {
 
 #define TUN(f) offsetof (struct deadline_tunables, f)
 
+/* The ranges only keep out nonsense (an hour, 65536 requests). */
 static const struct pt_def deadline_params[] = {
   { .key = "deadline-read-expire", .type = PT_DURATION,
     .offset = TUN(expire[DIR_READ]), .min = 1, .max = HOUR, .def = 500 * MS,

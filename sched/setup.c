@@ -9,7 +9,10 @@
 #include "../common/param_table.h"
 #include "setup.h"
 
-/* The policies' names, for sched='s table; filled from policy_list. */
+/* The policies' names, for sched='s table; filled from policy_list,
+ * which holds five: the assert in name_policies catches a list that
+ * outgrows the room.
+ */
 #define MAX_POLICIES 16
 static const char *policy_names[MAX_POLICIES + 1];
 
