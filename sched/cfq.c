@@ -23,10 +23,12 @@
  * ends the async slice once its dispatch round has drained; the async
  * queue goes back to the front of the round-robin and keeps the rest of
  * its slice, and the sync queue gets the drive with half a slice
- * (2.6.18's cfq_preempt_queue).  Deviation: a sync queue preempts only
- * when no other sync queue is already waiting for a slice, so that a
- * reader that keeps coming back cannot jump ahead of the readers that
- * wait.
+ * (2.6.18's cfq_preempt_queue); an async queue whose slice or
+ * allowance ran out while its round drained has nothing to resume and
+ * goes to the back, as at any slice's end.  Deviation: a sync queue
+ * preempts only when no other sync queue is already waiting for a
+ * slice (its own waiting requests do not count), so that a reader that
+ * keeps coming back cannot jump ahead of the readers that wait.
  *
  * Inside a queue: a one-way elevator from the head (Linux's
  * cfq_choose_req): the first request at or above the head, unless the
@@ -281,13 +283,14 @@ cfqq_idle_window (const struct cfq_data *cfqd, const struct cfqq *q)
   return q->ttime_mean <= cfqd->tun.slice_idle;
 }
 
+/* Is a sync queue other than self waiting for a slice? */
 static bool
-any_sync_waiting (const struct cfq_data *cfqd)
+other_sync_waiting (const struct cfq_data *cfqd, const struct cfqq *self)
 {
   const struct cfqq *q;
 
   TAILQ_FOREACH (q, &cfqd->rr, rr_link)
-    if (q->sync)
+    if (q->sync && q != self)
       return true;
   return false;
 }
@@ -335,7 +338,7 @@ cfq_add (void *data, struct req *r, uint64_t now)
   if (q == cfqd->active)
     return;                     /* an idle window ends at the next pick */
   if (q->sync && cfqd->active && !cfqd->active->sync && !cfqd->preempt
-      && !any_sync_waiting (cfqd))
+      && !other_sync_waiting (cfqd, q))
     cfqd->preempt = q;
   else
     rr_add (cfqd, q, false);
@@ -459,17 +462,6 @@ activate_next (struct cfq_data *cfqd)
     activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q));
 }
 
-static void
-do_preempt (struct cfq_data *cfqd, uint64_t now)
-{
-  struct cfqq *q = cfqd->preempt;
-
-  cfqd->preempt = NULL;
-  if (cfqd->active)
-    expire (cfqd, now, true);
-  activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q) / 2);
-}
-
 /* An async queue may dispatch slice-async-rq x quantum requests per
  * slice (see the top of the file).
  */
@@ -484,6 +476,22 @@ static bool
 slice_used (const struct cfq_data *cfqd, const struct cfqq *q, uint64_t now)
 {
   return (q->slice_started && now >= q->slice_end) || async_used (cfqd, q);
+}
+
+/* The preempted queue resumes first only if it has something left to
+ * resume: one whose slice or allowance has run out meanwhile (its last
+ * round drained past the slice's end) is expired as at any slice's end,
+ * to the back of the round-robin.
+ */
+static void
+do_preempt (struct cfq_data *cfqd, uint64_t now)
+{
+  struct cfqq *q = cfqd->preempt;
+
+  cfqd->preempt = NULL;
+  if (cfqd->active)
+    expire (cfqd, now, !slice_used (cfqd, cfqd->active, now));
+  activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q) / 2);
 }
 
 /* A dispatch round, as Linux's __cfq_dispatch_requests: up to
