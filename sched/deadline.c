@@ -98,8 +98,7 @@ deadline_create (const struct sched_params *params)
 static void
 deadline_destroy (void *data)
 {
-  struct deadline_data *dd = data;
-  free (dd);
+  free (data);
 }
 
 static void

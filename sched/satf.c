@@ -54,8 +54,7 @@ satf_create (const struct sched_params *params)
 static void
 satf_destroy (void *data)
 {
-  struct satf_data *sd = data;
-  free (sd);
+  free (data);
 }
 
 static void
