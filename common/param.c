@@ -216,8 +216,8 @@ param_set (const struct param_desc *table, void *obj,
   case PARAM_RATE: r = parse_rate (value, &v); break;
   }
   if (r == -1) {
-    snprintf (err, errlen, "%s=%s: cannot parse as a %s%s", key, value,
-              type_name (d->type),
+    snprintf (err, errlen, "%s=%s: cannot parse as %s%s", key, value,
+              d->type == PARAM_UINT ? "a whole number" : type_name (d->type),
               d->type == PARAM_DURATION ? " (e.g. 8ms, 250us, 1.5s)" :
               d->type == PARAM_SIZE ? " (e.g. 4096, 64K, 16M)" :
               d->type == PARAM_RATE ? " (bytes/s, e.g. 100M or 58MB/s)" : "");

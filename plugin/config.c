@@ -1,27 +1,54 @@
 /* hddsim: the plugin's parameters.
  *
- * The plugin's own keys (image, trace, stats, spin) are handled here;
- * everything that defines the drive and the policy goes to the shared
- * setup (sched/setup.c), which hddsim-replay uses too.
+ * The plugin's own keys (image, trace, stats, spin, realtime,
+ * host-sync) are in the table here; everything that defines the drive
+ * and the policy goes to the shared setup (sched/setup.c), which
+ * hddsim-replay uses too.
  */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
-#include "../common/param.h"
+#include "../common/param_table.h"
 #include "config.h"
 #include "realtime.h"
 
-/* The delivery spin: see driver.c.  250 us covers clock_nanosleep's
- * p99 oversleep measured here (100-175 us) with room to spare.
+#define MS UINT64_C(1000000)
+
+static const char *const realtime_names[] = {
+  [REALTIME_OFF] = "off", [REALTIME_AUTO] = "auto", [REALTIME_ON] = "on",
+  NULL,
+};
+
+#define CFG(f) offsetof (struct config, f)
+
+/* The plugin's own keys.  The delivery spin (see driver.c) is at
+ * real-time priority, so it is kept short; 250 us covers
+ * clock_nanosleep's p99 oversleep measured here (100-175 us) with room
+ * to spare.
  */
-#define DEFAULT_SPIN_NS (250 * UINT64_C(1000))
-#define MAX_SPIN_NS (100 * UINT64_C(1000000))
+static const struct pt_def plugin_params[] = {
+  { .key = "image", .type = PT_STRING, .offset = CFG(image),
+    .metavar = "FILE", .help = "the raw disk image to serve (required)" },
+  { .key = "trace", .type = PT_STRING, .offset = CFG(trace),
+    .metavar = "FILE", .help = "write one CSV line per request" },
+  { .key = "stats", .type = PT_STRING, .offset = CFG(stats),
+    .metavar = "FILE", .help = "write statistics (JSON) every second" },
+  { .key = "spin", .type = PT_DURATION, .offset = CFG(spin_ns),
+    .min = 0, .max = 100 * MS, .def = 250 * 1000,
+    .help = "spin this close to a completion" },
+  { .key = "realtime", .type = PT_ENUM, .offset = CFG(realtime),
+    .def = REALTIME_AUTO, .choices = realtime_names,
+    .help = "wait at SCHED_FIFO priority (auto: where permitted)" },
+  { .key = "host-sync", .type = PT_BOOL, .offset = CFG(host_sync),
+    .def = true, .help = "fdatasync the image on flush and FUA" },
+  { .key = NULL },
+};
 
 struct config config;
 static int initialised;
@@ -31,64 +58,9 @@ init_once (void)
 {
   if (initialised)
     return;
-  config.spin_ns = DEFAULT_SPIN_NS;
-  config.realtime = REALTIME_AUTO;
-  config.host_sync = true;
+  pt_defaults (plugin_params, &config);
   setup_init (&config.setup);
   initialised = 1;
-}
-
-static int
-set_path (char **field, const char *key, const char *value)
-{
-  if (*value == '\0') {
-    nbdkit_error ("%s: the value must not be empty", key);
-    return -1;
-  }
-  free (*field);
-  *field = strdup (value);
-  if (!*field) {
-    nbdkit_error ("strdup: %m");
-    return -1;
-  }
-  return 0;
-}
-
-/* nbdkit_parse_bool's own message would not name the parameter. */
-static int
-set_bool (const char *key, const char *value, bool *field)
-{
-  static const char *const yes[] = { "1", "true", "on", "yes", NULL };
-  static const char *const no[] = { "0", "false", "off", "no", NULL };
-  int i;
-
-  for (i = 0; yes[i]; i++)
-    if (strcasecmp (value, yes[i]) == 0) {
-      *field = true;
-      return 0;
-    }
-  for (i = 0; no[i]; i++)
-    if (strcasecmp (value, no[i]) == 0) {
-      *field = false;
-      return 0;
-    }
-  nbdkit_error ("%s=%s: expected true or false", key, value);
-  return -1;
-}
-
-static int
-set_realtime (const char *value)
-{
-  static const char *const names[] = { "off", "auto", "on" };
-  int i;
-
-  for (i = 0; i < 3; i++)
-    if (strcmp (value, names[i]) == 0) {
-      config.realtime = i;
-      return 0;
-    }
-  nbdkit_error ("realtime=%s: expected off, auto or on", value);
-  return -1;
 }
 
 int
@@ -98,27 +70,9 @@ config_set (const char *key, const char *value)
   int r;
 
   init_once ();
-  if (strcmp (key, "image") == 0)
-    return set_path (&config.image, key, value);
-  if (strcmp (key, "trace") == 0)
-    return set_path (&config.trace, key, value);
-  if (strcmp (key, "stats") == 0)
-    return set_path (&config.stats, key, value);
-  if (strcmp (key, "spin") == 0) {
-    /* Spinning is at real-time priority: keep it short. */
-    if (parse_duration (value, &config.spin_ns) == -1
-        || config.spin_ns > MAX_SPIN_NS) {
-      nbdkit_error ("spin=%s: expected a duration from 0 to 100ms "
-                    "(e.g. 250us)", value);
-      return -1;
-    }
-    return 0;
-  }
-  if (strcmp (key, "realtime") == 0)
-    return set_realtime (value);
-  if (strcmp (key, "host-sync") == 0)
-    return set_bool (key, value, &config.host_sync);
-  r = setup_set (&config.setup, key, value, err, sizeof err);
+  r = pt_set (plugin_params, &config, key, value, err, sizeof err);
+  if (r == 1)
+    r = setup_set (&config.setup, key, value, err, sizeof err);
   if (r == 1)
     nbdkit_error ("unknown parameter '%s' (see nbdkit hddsim --help)", key);
   else if (r == -1)
@@ -146,29 +100,13 @@ config_finish (void)
 void
 config_free (void)
 {
-  free (config.image);
-  free (config.trace);
-  free (config.stats);
-  if (initialised)
+  if (initialised) {
+    pt_free (plugin_params, &config);
     setup_free (&config.setup);
+  }
   memset (&config, 0, sizeof config);
   initialised = 0;
 }
-
-static const char help_head[] =
-  "image=FILE (required)       The raw disk image to serve.\n"
-  "sched=fifo|cscan|cfq|deadline|satf\n"
-  "                            Scheduling policy (default fifo).\n"
-  "profile=NAME|FILE.ini       Drive profile (see --dump-plugin).\n"
-  "seed=N                      Platter phase at time 0 (default 0).\n"
-  "trace=FILE                  Write one CSV line per request.\n"
-  "stats=FILE                  Write statistics (JSON) every second.\n"
-  "spin=DURATION               Spin this close to a completion (250us).\n"
-  "realtime=auto|on|off        Wait for completions at SCHED_FIFO priority\n"
-  "                            where permitted (default auto).\n"
-  "host-sync=true|false        fdatasync the image on flush and FUA\n"
-  "                            (default true).\n"
-  "Scheduler tunables:\n";
 
 const char *
 config_help_text (void)
@@ -180,11 +118,27 @@ config_help_text (void)
     return text;
   fp = fmemopen (text, sizeof text - 1, "w");
   if (!fp)
-    return help_head;
-  fputs (help_head, fp);
-  sched_params_print_help (fp);
+    return "(no memory for the help text)";
+  pt_print_help (plugin_params, fp);
+  setup_print_help (fp);
   fputs ("Drive parameters (override the profile's):\n", fp);
   hdd_params_print_help (fp);
   fclose (fp);
   return text;
+}
+
+void
+config_dump_plugin (FILE *fp)
+{
+  size_t i;
+
+  fprintf (fp, "hddsim_policies=");
+  for (i = 0; policy_list[i]; i++)
+    fprintf (fp, "%s%s", i ? "," : "", policy_list[i]->name);
+  fprintf (fp, "\n");
+  for (i = 0; policy_list[i]; i++)
+    fprintf (fp, "hddsim_policy_%s=%s\n", policy_list[i]->name,
+             policy_list[i]->description);
+  pt_print_defaults (plugin_params, "hddsim_default_", fp);
+  setup_print_defaults ("hddsim_default_", fp);
 }

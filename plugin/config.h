@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../sched/setup.h"
 
@@ -24,5 +25,9 @@ extern int config_finish (void);
 extern void config_free (void);
 /* The text of --help, built once from the layers' tables. */
 extern const char *config_help_text (void);
+/* --dump-plugin's lines: the policies and every default, from the
+ * same tables.
+ */
+extern void config_dump_plugin (FILE *fp);
 
 #endif /* HDDSIM_CONFIG_H */

@@ -106,12 +106,7 @@ dump_profiles (void)
 static void
 hddsim_dump_plugin (void)
 {
-  size_t i;
-
-  printf ("hddsim_policies=");
-  for (i = 0; policy_list[i]; i++)
-    printf ("%s%s", i ? "," : "", policy_list[i]->name);
-  printf ("\n");
+  config_dump_plugin (stdout);
   dump_profiles ();
 }
 

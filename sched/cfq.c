@@ -1,8 +1,8 @@
 /* hddsim: cfq, Linux's Completely Fair Queueing (as of 2.6.18, the
  * version in the 2006 C-SCAN vs CFQ thread).
  *
- * Service queues.  Each NBD connection has a sync queue (reads, FUA
- * writes, flushes: someone waits on each) and an async queue (plain
+ * Service queues.  Each NBD connection has a sync queue (reads and FUA
+ * writes: someone waits on each) and an async queue (plain
  * writes, zeroes, trims), standing in for Linux's per-process queues.
  * Queues with requests wait their turn in one round-robin list; the
  * active queue owns the drive for a time slice (cfq-slice-sync,
@@ -23,10 +23,12 @@
  * ends the async slice once its dispatch round has drained; the async
  * queue goes back to the front of the round-robin and keeps the rest of
  * its slice, and the sync queue gets the drive with half a slice
- * (2.6.18's cfq_preempt_queue).  Deviation: a sync queue preempts only
- * when no other sync queue is already waiting for a slice, so that a
- * reader that keeps coming back cannot jump ahead of the readers that
- * wait.
+ * (2.6.18's cfq_preempt_queue); an async queue whose slice or
+ * allowance ran out while its round drained has nothing to resume and
+ * goes to the back, as at any slice's end.  Deviation: a sync queue
+ * preempts only when no other sync queue is already waiting for a
+ * slice (its own waiting requests do not count), so that a reader that
+ * keeps coming back cannot jump ahead of the readers that wait.
  *
  * Inside a queue: a one-way elevator from the head (Linux's
  * cfq_choose_req): the first request at or above the head, unless the
@@ -52,24 +54,88 @@
  * request outstanding has rounds of one; a writer with four has rounds
  * of four.
  *
- * Flushes go to their connection's sync queue and follow the barrier
- * rule of reqtree.h against both of the connection's queues.
+ * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
+ * out of CFQ: a flush has no position to sort, no think time and no
+ * request after it to idle for, so counting it in its connection's sync
+ * queue made cfq preempt async slices for it and idle on the emptied
+ * queue after it.
  */
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "policy.h"
 #include "reqtree.h"
 
-/* Queues idle longer than this with nothing queued are freed. */
-#define CFQQ_REAP_NS (UINT64_C(10) * 1000 * 1000 * 1000)
+#define MS UINT64_C(1000000)
+#define HOUR (UINT64_C(3600) * 1000 * MS)
+
+/* A queue with nothing queued or in flight is freed once it has been
+ * unused for this long.  Freeing loses only its think-time history,
+ * whose samples decay by 7/8 per request anyway; 10 s is far beyond
+ * any slice, idle window or expiry (at most a few hundred ms by
+ * default), so a connection that pauses between bursts keeps its
+ * queue, while a run with many short-lived connections stays small.
+ */
+#define CFQQ_REAP_NS (UINT64_C(10) * 1000 * MS)
+
+/* The tunables, named and defaulted as Linux's CFQ's (DESIGN.md's
+ * table).
+ */
+struct cfq_tunables {
+  uint64_t slice_sync;          /* ns */
+  uint64_t slice_async;
+  uint64_t slice_async_rq;
+  uint64_t slice_idle;
+  uint64_t quantum;
+  uint64_t fifo_expire_sync;
+  uint64_t fifo_expire_async;
+  uint64_t back_seek_max;       /* bytes */
+  uint64_t back_seek_penalty;
+};
+
+#define TUN(f) offsetof (struct cfq_tunables, f)
+
+/* The ranges only keep out nonsense: an hour and 1024 are far beyond
+ * any useful slice or count, and keep slice-async-rq x quantum and a
+ * back seek's distance x penalty far from overflowing.
+ */
+static const struct pt_def cfq_params[] = {
+  { .key = "cfq-slice-sync", .type = PT_DURATION, .offset = TUN(slice_sync),
+    .min = 1, .max = HOUR, .def = 100 * MS,
+    .help = "time slice of a sync queue" },
+  { .key = "cfq-slice-async", .type = PT_DURATION,
+    .offset = TUN(slice_async), .min = 1, .max = HOUR, .def = 40 * MS,
+    .help = "time slice of an async queue" },
+  { .key = "cfq-slice-async-rq", .type = PT_UINT,
+    .offset = TUN(slice_async_rq), .min = 1, .max = 1024, .def = 2,
+    .help = "async dispatches per slice, in quanta" },
+  { .key = "cfq-slice-idle", .type = PT_DURATION, .offset = TUN(slice_idle),
+    .min = 0, .max = HOUR, .def = 8 * MS,
+    .help = "idle window for the active sync queue (0 = off)" },
+  { .key = "cfq-quantum", .type = PT_UINT, .offset = TUN(quantum),
+    .min = 1, .max = 1024, .def = 8,
+    .help = "requests per dispatch round" },
+  { .key = "cfq-fifo-expire-sync", .type = PT_DURATION,
+    .offset = TUN(fifo_expire_sync), .min = 1, .max = HOUR, .def = 125 * MS,
+    .help = "sync request expiry" },
+  { .key = "cfq-fifo-expire-async", .type = PT_DURATION,
+    .offset = TUN(fifo_expire_async), .min = 1, .max = HOUR,
+    .def = 250 * MS, .help = "async request expiry" },
+  { .key = "cfq-back-seek-max", .type = PT_SIZE,
+    .offset = TUN(back_seek_max), .min = 0, .max = UINT64_MAX,
+    .def = 16 * 1024 * 1024, .help = "longest backward seek allowed" },
+  { .key = "cfq-back-seek-penalty", .type = PT_UINT,
+    .offset = TUN(back_seek_penalty), .min = 1, .max = 1024, .def = 2,
+    .help = "cost factor of a backward seek" },
+  { .key = NULL },
+};
 
 struct cfqq {
   uint32_t conn;
   bool sync;
-  struct req_tree sorted;       /* everything but flushes, by offset */
+  struct req_tree sorted;       /* by offset */
   struct req_list fifo;         /* the same, in arrival order */
-  struct req_list flushes;
   uint32_t queued;
   uint32_t in_flight;           /* picked, not yet done */
 
@@ -92,8 +158,8 @@ struct cfqq {
 TAILQ_HEAD(cfqq_list, cfqq);
 LIST_HEAD(cfqq_all, cfqq);
 
-struct policy {
-  struct sched_params sp;
+struct cfq_data {
+  struct cfq_tunables tun;
   struct cfqq_list rr;          /* queues waiting for a slice */
   struct cfqq_all all;
   struct cfqq *active;
@@ -105,18 +171,18 @@ struct policy {
   struct req_list dispatch;     /* the round handed to the "driver" */
 };
 
-static struct policy *
+static void *
 cfq_create (const struct sched_params *params)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct cfq_data *cfqd = calloc (1, sizeof *cfqd);
 
-  if (!p)
+  if (!cfqd)
     return NULL;
-  p->sp = *params;
-  TAILQ_INIT (&p->rr);
-  TAILQ_INIT (&p->dispatch);
-  LIST_INIT (&p->all);
-  return p;
+  sched_params_apply (params, cfq_params, &cfqd->tun);
+  TAILQ_INIT (&cfqd->rr);
+  TAILQ_INIT (&cfqd->dispatch);
+  LIST_INIT (&cfqd->all);
+  return cfqd;
 }
 
 static void
@@ -127,17 +193,18 @@ cfqq_free (struct cfqq *q)
 }
 
 static void
-cfq_destroy (struct policy *p)
+cfq_destroy (void *data)
 {
-  while (!LIST_EMPTY (&p->all))
-    cfqq_free (LIST_FIRST (&p->all));
-  free (p);
+  struct cfq_data *cfqd = data;
+  while (!LIST_EMPTY (&cfqd->all))
+    cfqq_free (LIST_FIRST (&cfqd->all));
+  free (cfqd);
 }
 
 static bool
-cfqq_idle_unused (const struct policy *p, const struct cfqq *q, uint64_t now)
+cfqq_idle_unused (const struct cfq_data *cfqd, const struct cfqq *q, uint64_t now)
 {
-  return q != p->active && q != p->preempt && !q->on_rr && q->queued == 0
+  return q != cfqd->active && q != cfqd->preempt && !q->on_rr && q->queued == 0
     && q->in_flight == 0 && now - q->last_used > CFQQ_REAP_NS;
 }
 
@@ -145,15 +212,15 @@ cfqq_idle_unused (const struct policy *p, const struct cfqq *q, uint64_t now)
  * the way so that a long run with many connections stays small.
  */
 static struct cfqq *
-cfqq_get (struct policy *p, uint32_t conn, bool sync, uint64_t now)
+cfqq_get (struct cfq_data *cfqd, uint32_t conn, bool sync, uint64_t now)
 {
   struct cfqq *q, *next, *found = NULL;
 
-  for (q = LIST_FIRST (&p->all); q; q = next) {
+  for (q = LIST_FIRST (&cfqd->all); q; q = next) {
     next = LIST_NEXT (q, all_link);
     if (q->conn == conn && q->sync == sync)
       found = q;
-    else if (cfqq_idle_unused (p, q, now))
+    else if (cfqq_idle_unused (cfqd, q, now))
       cfqq_free (q);
   }
   if (found)
@@ -165,99 +232,95 @@ cfqq_get (struct policy *p, uint32_t conn, bool sync, uint64_t now)
   q->sync = sync;
   RB_INIT (&q->sorted);
   TAILQ_INIT (&q->fifo);
-  TAILQ_INIT (&q->flushes);
-  LIST_INSERT_HEAD (&p->all, q, all_link);
+  LIST_INSERT_HEAD (&cfqd->all, q, all_link);
   return q;
 }
 
-static struct cfqq *
-cfqq_lookup (struct policy *p, uint32_t conn, bool sync)
+static uint64_t
+cfqq_slice (const struct cfq_data *cfqd, const struct cfqq *q)
 {
-  struct cfqq *q;
-
-  LIST_FOREACH (q, &p->all, all_link)
-    if (q->conn == conn && q->sync == sync)
-      return q;
-  return NULL;
+  return q->sync ? cfqd->tun.slice_sync : cfqd->tun.slice_async;
 }
 
 static uint64_t
-cfqq_slice (const struct policy *p, const struct cfqq *q)
+cfqq_expire (const struct cfq_data *cfqd, const struct cfqq *q)
 {
-  return q->sync ? p->sp.cfq_slice_sync : p->sp.cfq_slice_async;
-}
-
-static uint64_t
-cfqq_expire (const struct policy *p, const struct cfqq *q)
-{
-  return q->sync ? p->sp.cfq_fifo_expire_sync : p->sp.cfq_fifo_expire_async;
+  return q->sync ? cfqd->tun.fifo_expire_sync : cfqd->tun.fifo_expire_async;
 }
 
 /* Linux's think time: time from a completion to the next request when
  * nothing was outstanding, capped at 2 x slice-idle, in a decaying
- * average with weights 7/8 (fixed point, x256).
+ * average with weights 7/8 in fixed point (TTIME_ONE is one sample).
+ * The sample weight climbs 32, 60, 84, ... towards TTIME_ONE, so
+ * Linux's sample_valid (weight > TTIME_VALID) holds from the third
+ * sample on; until then the queue is idled for.
  */
+#define TTIME_ONE 256
+#define TTIME_VALID 80
+
 static void
-cfqq_update_thinktime (struct policy *p, struct cfqq *q, uint64_t now)
+cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
 {
-  uint64_t t, cap = 2 * p->sp.cfq_slice_idle;
+  uint64_t t, cap = 2 * cfqd->tun.slice_idle;
 
   if (!q->sync || !q->last_done || q->queued || q->in_flight)
     return;
   t = now - q->last_done;
   if (t > cap)
     t = cap;
-  q->ttime_samples = (7 * q->ttime_samples + 256) / 8;
-  q->ttime_total = (7 * q->ttime_total + 256 * t) / 8;
-  q->ttime_mean = (q->ttime_total + 128) / q->ttime_samples;
+  q->ttime_samples = (7 * q->ttime_samples + TTIME_ONE) / 8;
+  q->ttime_total = (7 * q->ttime_total + TTIME_ONE * t) / 8;
+  q->ttime_mean = (q->ttime_total + TTIME_ONE / 2) / q->ttime_samples;
 }
 
 static bool
-cfqq_idle_window (const struct policy *p, const struct cfqq *q)
+cfqq_idle_window (const struct cfq_data *cfqd, const struct cfqq *q)
 {
-  if (!q->sync || p->sp.cfq_slice_idle == 0)
+  if (!q->sync || cfqd->tun.slice_idle == 0)
     return false;
-  if (q->ttime_samples <= 80)   /* Linux's sample_valid */
+  if (q->ttime_samples <= TTIME_VALID)
     return true;
-  return q->ttime_mean <= p->sp.cfq_slice_idle;
+  return q->ttime_mean <= cfqd->tun.slice_idle;
 }
 
+/* Is a sync queue other than self waiting for a slice? */
 static bool
-any_sync_waiting (const struct policy *p)
+other_sync_waiting (const struct cfq_data *cfqd, const struct cfqq *self)
 {
   const struct cfqq *q;
 
-  TAILQ_FOREACH (q, &p->rr, rr_link)
-    if (q->sync)
+  TAILQ_FOREACH (q, &cfqd->rr, rr_link)
+    if (q->sync && q != self)
       return true;
   return false;
 }
 
 static void
-rr_add (struct policy *p, struct cfqq *q, bool front)
+rr_add (struct cfq_data *cfqd, struct cfqq *q, bool front)
 {
   if (q->on_rr)
     return;
   if (front)
-    TAILQ_INSERT_HEAD (&p->rr, q, rr_link);
+    TAILQ_INSERT_HEAD (&cfqd->rr, q, rr_link);
   else
-    TAILQ_INSERT_TAIL (&p->rr, q, rr_link);
+    TAILQ_INSERT_TAIL (&cfqd->rr, q, rr_link);
   q->on_rr = true;
 }
 
 static void
-rr_del (struct policy *p, struct cfqq *q)
+rr_del (struct cfq_data *cfqd, struct cfqq *q)
 {
   if (!q->on_rr)
     return;
-  TAILQ_REMOVE (&p->rr, q, rr_link);
+  TAILQ_REMOVE (&cfqd->rr, q, rr_link);
   q->on_rr = false;
 }
 
 static void
-cfq_add (struct policy *p, struct req *r, uint64_t now)
+cfq_add (void *data, struct req *r, uint64_t now)
 {
-  struct cfqq *q = cfqq_get (p, r->conn, r->sync, now);
+  struct cfq_data *cfqd = data;
+  struct cfqq *q = cfqq_get (cfqd, r->conn, r->sync, now);
 
   /* Out of memory: nothing sensible to do but serve it out of turn
    * would need a queue too; abort like any allocation failure in the
@@ -265,97 +328,77 @@ cfq_add (struct policy *p, struct req *r, uint64_t now)
    */
   if (!q)
     abort ();
-  cfqq_update_thinktime (p, q, now);
+  cfqq_update_thinktime (cfqd, q, now);
   r->policy_data = q;
-  r->deadline = r->arrival + cfqq_expire (p, q);
-  if (req_is_flush (r))
-    TAILQ_INSERT_TAIL (&q->flushes, r, fifo_link);
-  else {
-    RB_INSERT (req_tree, &q->sorted, r);
-    TAILQ_INSERT_TAIL (&q->fifo, r, fifo_link);
-  }
+  r->deadline = r->arrival + cfqq_expire (cfqd, q);
+  RB_INSERT (req_tree, &q->sorted, r);
+  TAILQ_INSERT_TAIL (&q->fifo, r, fifo_link);
   q->queued++;
   q->last_used = now;
-  if (q == p->active)
+  if (q == cfqd->active)
     return;                     /* an idle window ends at the next pick */
-  if (q->sync && p->active && !p->active->sync && !p->preempt
-      && !any_sync_waiting (p))
-    p->preempt = q;
+  if (q->sync && cfqd->active && !cfqd->active->sync && !cfqd->preempt
+      && !other_sync_waiting (cfqd, q))
+    cfqd->preempt = q;
   else
-    rr_add (p, q, false);
+    rr_add (cfqd, q, false);
 }
 
 /* Take r out of its queue (to dispatch it, or because it is gone). */
 static void
-queue_del (struct policy *p, struct req *r)
+queue_del (struct cfq_data *cfqd, struct req *r)
 {
   struct cfqq *q = r->policy_data;
 
-  if (req_is_flush (r))
-    TAILQ_REMOVE (&q->flushes, r, fifo_link);
-  else {
-    RB_REMOVE (req_tree, &q->sorted, r);
-    TAILQ_REMOVE (&q->fifo, r, fifo_link);
-  }
+  RB_REMOVE (req_tree, &q->sorted, r);
+  TAILQ_REMOVE (&q->fifo, r, fifo_link);
   q->queued--;
   if (q->queued == 0) {
-    rr_del (p, q);
-    if (p->preempt == q)
-      p->preempt = NULL;
+    rr_del (cfqd, q);
+    if (cfqd->preempt == q)
+      cfqd->preempt = NULL;
   }
 }
 
 static bool
-in_dispatch (const struct policy *p, const struct req *r)
+in_dispatch (const struct cfq_data *cfqd, const struct req *r)
 {
   const struct req *d;
 
-  TAILQ_FOREACH (d, &p->dispatch, fifo_link)
+  TAILQ_FOREACH (d, &cfqd->dispatch, fifo_link)
     if (d == r)
       return true;
   return false;
 }
 
 static void
-cfq_remove (struct policy *p, struct req *r)
+cfq_remove (void *data, struct req *r)
 {
+  struct cfq_data *cfqd = data;
   struct cfqq *q = r->policy_data;
 
-  if (in_dispatch (p, r)) {     /* at most a quantum to look through */
-    TAILQ_REMOVE (&p->dispatch, r, fifo_link);
+  if (in_dispatch (cfqd, r)) {     /* at most a quantum to look through */
+    TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
     q->in_flight--;
     return;
   }
-  queue_del (p, r);
-}
-
-static struct req *
-ready_flush (struct policy *p, struct cfqq *q)
-{
-  struct cfqq *async = cfqq_lookup (p, q->conn, false);
-  struct req *f;
-
-  TAILQ_FOREACH (f, &q->flushes, fifo_link)
-    if (!req_list_holds_flush (&q->fifo, f)
-        && !(async && req_list_holds_flush (&async->fifo, f)))
-      return f;
-  return NULL;
+  queue_del (cfqd, r);
 }
 
 /* Linux's cfq_choose_req, between the first request at or above the
  * head and the nearest one behind it.
  */
 static struct req *
-elevator (struct policy *p, struct cfqq *q, uint64_t head)
+elevator (struct cfq_data *cfqd, struct cfqq *q, uint64_t head)
 {
   struct req *fwd = req_tree_at_or_above (&q->sorted, head);
   struct req *back = req_tree_below (&q->sorted, head);
 
-  if (back && head - back->io.offset > p->sp.cfq_back_seek_max)
+  if (back && head - back->io.offset > cfqd->tun.back_seek_max)
     back = NULL;
   if (fwd && back) {
     uint64_t df = fwd->io.offset - head;
-    uint64_t db = (head - back->io.offset) * p->sp.cfq_back_seek_penalty;
+    uint64_t db = (head - back->io.offset) * cfqd->tun.back_seek_penalty;
     return db < df ? back : fwd;  /* ties to the higher offset */
   }
   if (fwd)
@@ -367,28 +410,25 @@ elevator (struct policy *p, struct cfqq *q, uint64_t head)
 
 /* What the active queue q serves next, or NULL if it cannot. */
 static struct req *
-cfqq_next (struct policy *p, struct cfqq *q, uint64_t head, uint64_t now)
+cfqq_next (struct cfq_data *cfqd, struct cfqq *q, uint64_t head, uint64_t now)
 {
-  struct req *r = ready_flush (p, q);
+  struct req *r = TAILQ_FIRST (&q->fifo);
 
-  if (r)
-    return r;
-  r = TAILQ_FIRST (&q->fifo);
   if (!r)
     return NULL;
   if (!q->fifo_served && r->deadline <= now) {
     q->fifo_served = true;
     return r;
   }
-  return elevator (p, q, head);
+  return elevator (cfqd, q, head);
 }
 
 static void
-activate (struct policy *p, struct cfqq *q, uint64_t slice_len)
+activate (struct cfq_data *cfqd, struct cfqq *q, uint64_t slice_len)
 {
-  rr_del (p, q);
-  p->active = q;
-  p->idling = false;
+  rr_del (cfqd, q);
+  cfqd->active = q;
+  cfqd->idling = false;
   q->slice_started = false;
   q->slice_len = slice_len;
   q->slice_left = 0;
@@ -400,53 +440,58 @@ activate (struct policy *p, struct cfqq *q, uint64_t slice_len)
  * front of the round-robin with the rest of its slice.
  */
 static void
-expire (struct policy *p, uint64_t now, bool preempted)
+expire (struct cfq_data *cfqd, uint64_t now, bool preempted)
 {
-  struct cfqq *q = p->active;
+  struct cfqq *q = cfqd->active;
 
-  p->active = NULL;
-  p->idling = false;
+  cfqd->active = NULL;
+  cfqd->idling = false;
   q->slice_left = 0;
   if (preempted && q->slice_started && q->slice_end > now)
     q->slice_left = q->slice_end - now;
   if (q->queued)
-    rr_add (p, q, preempted);
+    rr_add (cfqd, q, preempted);
 }
 
 static void
-activate_next (struct policy *p)
+activate_next (struct cfq_data *cfqd)
 {
-  struct cfqq *q = TAILQ_FIRST (&p->rr);
+  struct cfqq *q = TAILQ_FIRST (&cfqd->rr);
 
   if (q)
-    activate (p, q, q->slice_left ? q->slice_left : cfqq_slice (p, q));
-}
-
-static void
-do_preempt (struct policy *p, uint64_t now)
-{
-  struct cfqq *q = p->preempt;
-
-  p->preempt = NULL;
-  if (p->active)
-    expire (p, now, true);
-  activate (p, q, q->slice_left ? q->slice_left : cfqq_slice (p, q) / 2);
+    activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q));
 }
 
 /* An async queue may dispatch slice-async-rq x quantum requests per
  * slice (see the top of the file).
  */
 static bool
-async_used (const struct policy *p, const struct cfqq *q)
+async_used (const struct cfq_data *cfqd, const struct cfqq *q)
 {
   return !q->sync
-    && q->dispatched >= p->sp.cfq_slice_async_rq * p->sp.cfq_quantum;
+    && q->dispatched >= cfqd->tun.slice_async_rq * cfqd->tun.quantum;
 }
 
 static bool
-slice_used (const struct policy *p, const struct cfqq *q, uint64_t now)
+slice_used (const struct cfq_data *cfqd, const struct cfqq *q, uint64_t now)
 {
-  return (q->slice_started && now >= q->slice_end) || async_used (p, q);
+  return (q->slice_started && now >= q->slice_end) || async_used (cfqd, q);
+}
+
+/* The preempted queue resumes first only if it has something left to
+ * resume: one whose slice or allowance has run out meanwhile (its last
+ * round drained past the slice's end) is expired as at any slice's end,
+ * to the back of the round-robin.
+ */
+static void
+do_preempt (struct cfq_data *cfqd, uint64_t now)
+{
+  struct cfqq *q = cfqd->preempt;
+
+  cfqd->preempt = NULL;
+  if (cfqd->active)
+    expire (cfqd, now, !slice_used (cfqd, cfqd->active, now));
+  activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q) / 2);
 }
 
 /* A dispatch round, as Linux's __cfq_dispatch_requests: up to
@@ -455,35 +500,33 @@ slice_used (const struct policy *p, const struct cfqq *q, uint64_t now)
  * served in that order whatever happens meanwhile (the slice ends, a
  * sync request preempts): requests in the driver cannot be recalled.
  * An async queue that has used its dispatch allowance stops early.
- * Returns the number of requests moved to p->dispatch.
+ * Returns the number of requests moved to cfqd->dispatch.
  */
 static unsigned
-dispatch_round (struct policy *p, struct cfqq *q, const struct hdd *hdd,
+dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
                 uint64_t now)
 {
-  uint64_t head = p->have_pos ? p->pos : hdd_head_offset (hdd);
+  uint64_t head = cfqd->have_pos ? cfqd->pos : hdd_head_offset (hdd);
   unsigned n = 0;
   struct req *r;
 
-  while (n < p->sp.cfq_quantum && !async_used (p, q)
-         && (r = cfqq_next (p, q, head, now)) != NULL) {
+  while (n < cfqd->tun.quantum && !async_used (cfqd, q)
+         && (r = cfqq_next (cfqd, q, head, now)) != NULL) {
     if (!q->slice_started) {
       q->slice_started = true;
       q->slice_end = now + q->slice_len;
     }
     q->dispatched++;
     q->in_flight++;
-    queue_del (p, r);
-    TAILQ_INSERT_TAIL (&p->dispatch, r, fifo_link);
-    if (!req_is_flush (r)) {
-      head = req_end (r);
-      p->have_pos = true;
-      p->pos = head;
-    }
+    queue_del (cfqd, r);
+    TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
+    head = req_end (r);
+    cfqd->have_pos = true;
+    cfqd->pos = head;
     n++;
   }
   if (n)
-    p->idling = false;
+    cfqd->idling = false;
   return n;
 }
 
@@ -491,30 +534,30 @@ dispatch_round (struct policy *p, struct cfqq *q, const struct hdd *hdd,
  * true and sets *wake while the window lasts.
  */
 static bool
-idle (struct policy *p, struct cfqq *q, uint64_t now, uint64_t *wake)
+idle (struct cfq_data *cfqd, struct cfqq *q, uint64_t now, uint64_t *wake)
 {
-  if (q->queued || !q->slice_started || !cfqq_idle_window (p, q))
+  if (q->queued || !q->slice_started || !cfqq_idle_window (cfqd, q))
     return false;
-  if (!p->idling) {
-    p->idling = true;
-    p->idle_end = now + p->sp.cfq_slice_idle;
-    if (p->idle_end > q->slice_end)
-      p->idle_end = q->slice_end;
+  if (!cfqd->idling) {
+    cfqd->idling = true;
+    cfqd->idle_end = now + cfqd->tun.slice_idle;
+    if (cfqd->idle_end > q->slice_end)
+      cfqd->idle_end = q->slice_end;
   }
-  if (now >= p->idle_end)
+  if (now >= cfqd->idle_end)
     return false;
-  *wake = p->idle_end;
+  *wake = cfqd->idle_end;
   return true;
 }
 
 static struct req *
-cfq_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
+cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
           uint64_t *wake)
 {
+  struct cfq_data *cfqd = data;
   /* Each turn either decides or ends a slice; every queue on the
-   * round-robin can dispatch (a flush's blocker is a queued request of
-   * its connection), so a second lap never happens.  The bound is a
-   * guard, not a rule.
+   * round-robin has a request to dispatch, so a second lap never
+   * happens.  The bound is a guard, not a rule.
    */
   unsigned turns;
   struct req *r;
@@ -522,38 +565,38 @@ cfq_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
   for (turns = 0; turns < 1024; turns++) {
     struct cfqq *q;
 
-    r = TAILQ_FIRST (&p->dispatch);
+    r = TAILQ_FIRST (&cfqd->dispatch);
     if (r) {
-      TAILQ_REMOVE (&p->dispatch, r, fifo_link);
+      TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
       return r;
     }
-    if (p->preempt)
-      do_preempt (p, now);
-    if (!p->active)
-      activate_next (p);
-    q = p->active;
+    if (cfqd->preempt)
+      do_preempt (cfqd, now);
+    if (!cfqd->active)
+      activate_next (cfqd);
+    q = cfqd->active;
     if (!q)
       return NULL;
-    if (slice_used (p, q, now)) {
-      expire (p, now, false);
+    if (slice_used (cfqd, q, now)) {
+      expire (cfqd, now, false);
       continue;
     }
-    if (dispatch_round (p, q, hdd, now))
+    if (dispatch_round (cfqd, q, hdd, now))
       continue;
-    if (idle (p, q, now, wake))
+    if (idle (cfqd, q, now, wake))
       return NULL;
-    /* Empty, or only a flush waiting for the async queue: next. */
-    expire (p, now, false);
+    /* Empty and not worth idling for: next. */
+    expire (cfqd, now, false);
   }
   return NULL;
 }
 
 static void
-cfq_done (struct policy *p, struct req *r, uint64_t now)
+cfq_done (void *data, struct req *r, uint64_t now)
 {
   struct cfqq *q = r->policy_data;
 
-  (void) p;
+  (void) data;
   q->in_flight--;
   q->last_done = now;
   q->last_used = now;
@@ -562,6 +605,7 @@ cfq_done (struct policy *p, struct req *r, uint64_t now)
 const struct policy_ops cfq_policy = {
   .name = "cfq",
   .description = "per-connection sync/async queues with time slices, idling and expiry",
+  .params = cfq_params,
   .create = cfq_create,
   .destroy = cfq_destroy,
   .add = cfq_add,

@@ -16,10 +16,6 @@
  * above the head holds the sweep for as long as it lasts, and a request
  * below the head waits all that time: the starvation the comparison with
  * the other policies is meant to show.
- *
- * Flushes are kept apart, in arrival order, and follow the barrier rule
- * of reqtree.h (the only place that is O(n), over the arrival list, and
- * only while a flush is queued).
  */
 
 #include <stdlib.h>
@@ -27,89 +23,63 @@
 #include "policy.h"
 #include "reqtree.h"
 
-struct policy {
-  struct req_tree tree;         /* everything but flushes, by offset */
-  struct req_list arrivals;     /* the same requests, in arrival order */
-  struct req_list flushes;      /* flushes, in arrival order */
+struct cscan_data {
+  struct req_tree tree;         /* by offset */
   bool have_pos;
   uint64_t pos;                 /* end of the last request dispatched */
 };
 
-static struct policy *
+static void *
 cscan_create (const struct sched_params *params)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct cscan_data *cd = calloc (1, sizeof *cd);
 
   (void) params;
-  if (!p)
+  if (!cd)
     return NULL;
-  RB_INIT (&p->tree);
-  TAILQ_INIT (&p->arrivals);
-  TAILQ_INIT (&p->flushes);
-  return p;
+  RB_INIT (&cd->tree);
+  return cd;
 }
 
 static void
-cscan_destroy (struct policy *p)
+cscan_destroy (void *data)
 {
-  free (p);
+  free (data);
 }
 
 static void
-cscan_add (struct policy *p, struct req *r, uint64_t now)
+cscan_add (void *data, struct req *r, uint64_t now)
 {
+  struct cscan_data *cd = data;
+
   (void) now;
-  if (req_is_flush (r)) {
-    TAILQ_INSERT_TAIL (&p->flushes, r, fifo_link);
-    return;
-  }
-  RB_INSERT (req_tree, &p->tree, r);
-  TAILQ_INSERT_TAIL (&p->arrivals, r, fifo_link);
+  RB_INSERT (req_tree, &cd->tree, r);
 }
 
 static void
-cscan_remove (struct policy *p, struct req *r)
+cscan_remove (void *data, struct req *r)
 {
-  if (req_is_flush (r)) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return;
-  }
-  RB_REMOVE (req_tree, &p->tree, r);
-  TAILQ_REMOVE (&p->arrivals, r, fifo_link);
+  struct cscan_data *cd = data;
+
+  RB_REMOVE (req_tree, &cd->tree, r);
 }
 
 static struct req *
-ready_flush (struct policy *p)
+cscan_pick (void *data, const struct hdd *hdd, uint64_t now, uint64_t *wake)
 {
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->arrivals, f))
-      return f;
-  return NULL;
-}
-
-static struct req *
-cscan_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
-            uint64_t *wake)
-{
+  struct cscan_data *cd = data;
+  uint64_t head = cd->have_pos ? cd->pos : hdd_head_offset (hdd);
   struct req *r;
 
   (void) now; (void) wake;
-  r = ready_flush (p);
-  if (!r) {
-    uint64_t head = p->have_pos ? p->pos : hdd_head_offset (hdd);
-
-    r = req_tree_at_or_above (&p->tree, head);
-    if (!r)
-      r = RB_MIN (req_tree, &p->tree);  /* wrap to the lowest offset */
-    if (r) {
-      p->have_pos = true;
-      p->pos = req_end (r);
-    }
+  r = req_tree_at_or_above (&cd->tree, head);
+  if (!r)
+    r = RB_MIN (req_tree, &cd->tree);   /* wrap to the lowest offset */
+  if (r) {
+    cd->have_pos = true;
+    cd->pos = req_end (r);
+    RB_REMOVE (req_tree, &cd->tree, r);
   }
-  if (r)
-    cscan_remove (p, r);
   return r;
 }
 

@@ -21,25 +21,50 @@
  * at most read-expire plus one batch, or plus two batches (the rest of
  * a read batch and a write batch) when writes are queued; reads are
  * chosen over waiting writes at most writes-starved times in a row.
- *
- * Flushes follow the barrier rule of reqtree.h and do not count in
- * batches.
+ * (Flushes are the engine's and do not count in batches.)
  */
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "policy.h"
 #include "reqtree.h"
 
+#define MS UINT64_C(1000000)
+#define HOUR (UINT64_C(3600) * 1000 * MS)
+
 enum { DIR_READ, DIR_WRITE, DIR_NONE };
 
-struct policy {
-  struct req_tree sorted[2];
-  struct req_list fifo[2];
-  struct req_list flushes;
-  uint64_t expire[2];
+/* The tunables, with Linux's defaults (deadline-iosched.c). */
+struct deadline_tunables {
+  uint64_t expire[2];           /* ns, by direction */
   uint64_t fifo_batch;
   uint64_t writes_starved;
+};
+
+#define TUN(f) offsetof (struct deadline_tunables, f)
+
+/* The ranges only keep out nonsense (an hour, 65536 requests). */
+static const struct pt_def deadline_params[] = {
+  { .key = "deadline-read-expire", .type = PT_DURATION,
+    .offset = TUN(expire[DIR_READ]), .min = 1, .max = HOUR, .def = 500 * MS,
+    .help = "read expiry" },
+  { .key = "deadline-write-expire", .type = PT_DURATION,
+    .offset = TUN(expire[DIR_WRITE]), .min = 1, .max = HOUR,
+    .def = 5000 * MS, .help = "write expiry" },
+  { .key = "deadline-fifo-batch", .type = PT_UINT, .offset = TUN(fifo_batch),
+    .min = 1, .max = 65536, .def = 16,
+    .help = "requests per sorted batch" },
+  { .key = "deadline-writes-starved", .type = PT_UINT,
+    .offset = TUN(writes_starved), .min = 0, .max = 1024, .def = 2,
+    .help = "read batches before writes must go" },
+  { .key = NULL },
+};
+
+struct deadline_data {
+  struct req_tree sorted[2];
+  struct req_list fifo[2];
+  struct deadline_tunables tun;
 
   uint64_t batching;            /* requests in the current batch */
   uint64_t starved;             /* read batches chosen over writes */
@@ -53,86 +78,63 @@ req_dir (const struct req *r)
   return req_is_read (r) ? DIR_READ : DIR_WRITE;
 }
 
-static struct policy *
+static void *
 deadline_create (const struct sched_params *params)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct deadline_data *dd = calloc (1, sizeof *dd);
   int i;
 
-  if (!p)
+  if (!dd)
     return NULL;
   for (i = 0; i < 2; i++) {
-    RB_INIT (&p->sorted[i]);
-    TAILQ_INIT (&p->fifo[i]);
+    RB_INIT (&dd->sorted[i]);
+    TAILQ_INIT (&dd->fifo[i]);
   }
-  TAILQ_INIT (&p->flushes);
-  p->expire[DIR_READ] = params->deadline_read_expire;
-  p->expire[DIR_WRITE] = params->deadline_write_expire;
-  p->fifo_batch = params->deadline_fifo_batch;
-  p->writes_starved = params->deadline_writes_starved;
-  p->last_dir = DIR_NONE;
-  return p;
+  sched_params_apply (params, deadline_params, &dd->tun);
+  dd->last_dir = DIR_NONE;
+  return dd;
 }
 
 static void
-deadline_destroy (struct policy *p)
+deadline_destroy (void *data)
 {
-  free (p);
+  free (data);
 }
 
 static void
-deadline_add (struct policy *p, struct req *r, uint64_t now)
+deadline_add (void *data, struct req *r, uint64_t now)
 {
+  struct deadline_data *dd = data;
   int dir;
 
   (void) now;
-  if (req_is_flush (r)) {
-    TAILQ_INSERT_TAIL (&p->flushes, r, fifo_link);
-    return;
-  }
   dir = req_dir (r);
-  r->deadline = r->arrival + p->expire[dir];
-  RB_INSERT (req_tree, &p->sorted[dir], r);
-  TAILQ_INSERT_TAIL (&p->fifo[dir], r, fifo_link);
+  r->deadline = r->arrival + dd->tun.expire[dir];
+  RB_INSERT (req_tree, &dd->sorted[dir], r);
+  TAILQ_INSERT_TAIL (&dd->fifo[dir], r, fifo_link);
 }
 
 static void
-deadline_remove (struct policy *p, struct req *r)
+deadline_remove (void *data, struct req *r)
 {
-  int dir;
+  struct deadline_data *dd = data;
+  int dir = req_dir (r);
 
-  if (req_is_flush (r)) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return;
-  }
-  dir = req_dir (r);
-  RB_REMOVE (req_tree, &p->sorted[dir], r);
-  TAILQ_REMOVE (&p->fifo[dir], r, fifo_link);
-}
-
-static struct req *
-ready_flush (struct policy *p)
-{
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->fifo[DIR_READ], f)
-        && !req_list_holds_flush (&p->fifo[DIR_WRITE], f))
-      return f;
-  return NULL;
+  RB_REMOVE (req_tree, &dd->sorted[dir], r);
+  TAILQ_REMOVE (&dd->fifo[dir], r, fifo_link);
 }
 
 /* The next request of the sweep in direction dir, or NULL. */
 static struct req *
-sweep_next (struct policy *p, int dir)
+sweep_next (struct deadline_data *dd, int dir)
 {
-  return req_tree_at_or_above (&p->sorted[dir], p->sweep_pos[dir]);
+  return req_tree_at_or_above (&dd->sorted[dir], dd->sweep_pos[dir]);
 }
 
 static bool
-fifo_expired (struct policy *p, int dir, uint64_t now)
+fifo_expired (struct deadline_data *dd, int dir, uint64_t now)
 {
-  struct req *r = TAILQ_FIRST (&p->fifo[dir]);
+  struct req *r = TAILQ_FIRST (&dd->fifo[dir]);
 
   return r && r->deadline <= now;
 }
@@ -142,64 +144,61 @@ fifo_expired (struct policy *p, int dir, uint64_t now)
  * carry on with the sweep.
  */
 static struct req *
-batch_start (struct policy *p, int dir, uint64_t now)
+batch_start (struct deadline_data *dd, int dir, uint64_t now)
 {
-  struct req *next = dir == p->last_dir ? sweep_next (p, dir) : NULL;
+  struct req *next = dir == dd->last_dir ? sweep_next (dd, dir) : NULL;
 
-  p->batching = 0;
-  if (!next || fifo_expired (p, dir, now))
-    return TAILQ_FIRST (&p->fifo[dir]);
+  dd->batching = 0;
+  if (!next || fifo_expired (dd, dir, now))
+    return TAILQ_FIRST (&dd->fifo[dir]);
   return next;
 }
 
 static struct req *
-choose (struct policy *p, uint64_t now)
+choose (struct deadline_data *dd, uint64_t now)
 {
-  bool reads = !TAILQ_EMPTY (&p->fifo[DIR_READ]);
-  bool writes = !TAILQ_EMPTY (&p->fifo[DIR_WRITE]);
+  bool reads = !TAILQ_EMPTY (&dd->fifo[DIR_READ]);
+  bool writes = !TAILQ_EMPTY (&dd->fifo[DIR_WRITE]);
   struct req *r;
 
-  if (p->last_dir != DIR_NONE && p->batching < p->fifo_batch) {
-    r = sweep_next (p, p->last_dir);
+  if (dd->last_dir != DIR_NONE && dd->batching < dd->tun.fifo_batch) {
+    r = sweep_next (dd, dd->last_dir);
     if (r)
       return r;
   }
-  if (reads && !(writes && p->starved++ >= p->writes_starved))
-    return batch_start (p, DIR_READ, now);
+  if (reads && !(writes && dd->starved++ >= dd->tun.writes_starved))
+    return batch_start (dd, DIR_READ, now);
   if (writes) {
-    p->starved = 0;
-    return batch_start (p, DIR_WRITE, now);
+    dd->starved = 0;
+    return batch_start (dd, DIR_WRITE, now);
   }
   return NULL;
 }
 
 static struct req *
-deadline_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
+deadline_pick (void *data, const struct hdd *hdd, uint64_t now,
                uint64_t *wake)
 {
+  struct deadline_data *dd = data;
   struct req *r;
   int dir;
 
   (void) hdd; (void) wake;
-  r = ready_flush (p);
-  if (r) {
-    TAILQ_REMOVE (&p->flushes, r, fifo_link);
-    return r;
-  }
-  r = choose (p, now);
+  r = choose (dd, now);
   if (!r)
     return NULL;
   dir = req_dir (r);
-  p->batching++;
-  p->last_dir = dir;
-  p->sweep_pos[dir] = req_end (r);
-  deadline_remove (p, r);
+  dd->batching++;
+  dd->last_dir = dir;
+  dd->sweep_pos[dir] = req_end (r);
+  deadline_remove (dd, r);
   return r;
 }
 
 const struct policy_ops deadline_policy = {
   .name = "deadline",
   .description = "sorted batches per direction with read and write expiry",
+  .params = deadline_params,
   .create = deadline_create,
   .destroy = deadline_destroy,
   .add = deadline_add,

@@ -1,4 +1,21 @@
-/* hddsim: the discrete-event engine (see engine.h). */
+/* hddsim: the discrete-event engine (see engine.h).
+ *
+ * Flushes.  As Linux's blk-flush.c keeps flushes out of the elevators,
+ * the engine keeps them out of the policies: a policy sees reads,
+ * writes, zeroes and trims only.  NBD asks a flush to cover only the
+ * writes that completed before it arrived, so a flush could legally
+ * overtake the writes still queued; a filesystem that issues write,
+ * write, flush expects the opposite, and the policies reorder far more
+ * than a real queue of 16 would.  So a flush is a barrier for its own
+ * connection: it is held while any request of the same connection that
+ * arrived at or before it (ties count as earlier) has not completed.
+ * Once nothing holds it back it is served before anything the policy
+ * would pick, oldest first, since someone is waiting on it and it has
+ * no position of its own to sort by.  Requests of other connections,
+ * and later requests of the same connection, are not held back by a
+ * flush.  A held flush counts against qdepth like any request the
+ * policy sees, so that admission stays in arrival order.
+ */
 
 #include <assert.h>
 #include <stdlib.h>
@@ -9,14 +26,16 @@
 struct engine {
   struct hdd *hdd;
   const struct policy_ops *ops;
-  struct policy *policy;
+  void *policy;                 /* the data its create() returned */
   struct engine_hooks hooks;
   void *opaque;
   uint64_t qdepth;
 
   struct req_list waiting;      /* submitted, beyond what the policy sees */
   uint32_t nwaiting;
-  uint32_t nqueued;             /* held by the policy */
+  uint32_t nqueued;             /* held by the policy or as a flush */
+  struct req_list admitted;     /* not flushes, admitted, not completed */
+  struct req_list flushes;      /* admitted flushes, in arrival order */
   struct req *serving;          /* on the drive, or NULL */
 
   uint64_t free_since;          /* the drive has been idle since */
@@ -46,6 +65,8 @@ engine_new (struct hdd *hdd, const struct policy_ops *ops,
   e->opaque = opaque;
   e->qdepth = params->qdepth;
   TAILQ_INIT (&e->waiting);
+  TAILQ_INIT (&e->admitted);
+  TAILQ_INIT (&e->flushes);
   e->decide_at = ENGINE_NEVER;
   e->policy_wake = ENGINE_NEVER;
   return e;
@@ -120,7 +141,16 @@ engine_next_event (const struct engine *e)
   return next_decision (e);
 }
 
-/* Give the policy the requests that have arrived by t, up to qdepth. */
+static bool
+is_flush (const struct req *r)
+{
+  return r->io.op == IO_FLUSH;
+}
+
+/* Admit the requests that have arrived by t, up to qdepth: flushes to
+ * the engine's own list, everything else to the policy.  engine_link
+ * moves from the waiting list to the admitted or the flush list.
+ */
 static void
 admit_arrivals (struct engine *e, uint64_t t)
 {
@@ -132,8 +162,44 @@ admit_arrivals (struct engine *e, uint64_t t)
     e->nwaiting--;
     r->state = REQ_QUEUED;
     e->nqueued++;
+    if (is_flush (r)) {
+      TAILQ_INSERT_TAIL (&e->flushes, r, engine_link);
+      continue;
+    }
+    TAILQ_INSERT_TAIL (&e->admitted, r, engine_link);
     e->ops->add (e->policy, r, t);
   }
+}
+
+/* Is flush f held back by a request of its connection that arrived at
+ * or before it and has not completed?  The admitted list is in arrival
+ * order, so the walk stops at f's arrival; it is only made while a
+ * flush is held.
+ */
+static bool
+flush_held (const struct engine *e, const struct req *f)
+{
+  const struct req *r;
+
+  TAILQ_FOREACH (r, &e->admitted, engine_link) {
+    if (r->arrival > f->arrival)
+      break;
+    if (r->conn == f->conn)
+      return true;
+  }
+  return false;
+}
+
+/* The oldest flush that nothing holds back, or NULL. */
+static struct req *
+ready_flush (const struct engine *e)
+{
+  struct req *f;
+
+  TAILQ_FOREACH (f, &e->flushes, engine_link)
+    if (!flush_held (e, f))
+      return f;
+  return NULL;
 }
 
 static void
@@ -157,7 +223,11 @@ decide (struct engine *e, uint64_t t)
 
   admit_arrivals (e, t);
   hdd_idle (e->hdd, t);
-  r = e->ops->pick (e->policy, e->hdd, t, &wake);
+  r = ready_flush (e);
+  if (r)
+    TAILQ_REMOVE (&e->flushes, r, engine_link);
+  else
+    r = e->ops->pick (e->policy, e->hdd, t, &wake);
   if (r) {
     assert (r->state == REQ_QUEUED);
     e->nqueued--;
@@ -178,8 +248,11 @@ complete (struct engine *e)
   r->state = REQ_DONE;
   e->free_since = r->done;
   e->decide_at = r->done;
-  if (e->ops->done)
-    e->ops->done (e->policy, r, r->done);
+  if (!is_flush (r)) {
+    TAILQ_REMOVE (&e->admitted, r, engine_link);
+    if (e->ops->done)
+      e->ops->done (e->policy, r, r->done);
+  }
   if (e->hooks.completed)
     e->hooks.completed (r, e->opaque);
 }
@@ -211,7 +284,12 @@ engine_cancel (struct engine *e, struct req *r)
     e->nwaiting--;
     break;
   case REQ_QUEUED:
-    e->ops->remove (e->policy, r);
+    if (is_flush (r))
+      TAILQ_REMOVE (&e->flushes, r, engine_link);
+    else {
+      TAILQ_REMOVE (&e->admitted, r, engine_link);
+      e->ops->remove (e->policy, r);
+    }
     e->nqueued--;
     break;
   case REQ_SERVING:

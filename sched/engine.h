@@ -1,7 +1,9 @@
 /* hddsim: the discrete-event engine.
  *
- * The engine holds the queue, asks the policy what to serve next, asks
- * the model how long it takes, and advances on a clock it is given.
+ * The engine holds the queue, sequences flushes (a flush is a barrier
+ * for its own connection and never reaches the policy: see engine.c),
+ * asks the policy what to serve next, asks the model how long it
+ * takes, and advances on a clock it is given.
  * It never reads a clock: the modeled timeline is a function of the
  * arrivals, the requests, the drive, the policy and nothing else, so
  * that a driver which calls engine_advance late (a thread that woke up

@@ -53,17 +53,3 @@ req_tree_below (struct req_tree *t, uint64_t offset)
   }
   return found;
 }
-
-bool
-req_list_holds_flush (const struct req_list *list, const struct req *f)
-{
-  const struct req *r;
-
-  TAILQ_FOREACH (r, list, fifo_link) {
-    if (r->arrival > f->arrival)
-      break;
-    if (r != f && r->conn == f->conn && !req_is_flush (r))
-      return true;
-  }
-  return false;
-}

@@ -12,70 +12,65 @@
  * max-wait plus the service in progress when it came of age, as long
  * as the requests that come of age do not pile up faster than the drive
  * serves them.
- *
- * Flushes follow the barrier rule of reqtree.h; positioning time means
- * nothing for them.
  */
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "policy.h"
-#include "reqtree.h"
 
-struct policy {
-  struct req_list arrivals;     /* everything but flushes, oldest first */
-  struct req_list flushes;
-  uint64_t max_wait;
+#define MS UINT64_C(1000000)
+#define HOUR (UINT64_C(3600) * 1000 * MS)
+
+struct satf_tunables {
+  uint64_t max_wait;            /* ns */
 };
 
-static struct policy *
+static const struct pt_def satf_params[] = {
+  { .key = "satf-max-wait", .type = PT_DURATION,
+    .offset = offsetof (struct satf_tunables, max_wait),
+    .min = 1, .max = HOUR, .def = 500 * MS,
+    .help = "age after which a request is served first" },
+  { .key = NULL },
+};
+
+struct satf_data {
+  struct req_list arrivals;     /* oldest first */
+  struct satf_tunables tun;
+};
+
+static void *
 satf_create (const struct sched_params *params)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct satf_data *sd = calloc (1, sizeof *sd);
 
-  if (!p)
+  if (!sd)
     return NULL;
-  TAILQ_INIT (&p->arrivals);
-  TAILQ_INIT (&p->flushes);
-  p->max_wait = params->satf_max_wait;
-  return p;
+  TAILQ_INIT (&sd->arrivals);
+  sched_params_apply (params, satf_params, &sd->tun);
+  return sd;
 }
 
 static void
-satf_destroy (struct policy *p)
+satf_destroy (void *data)
 {
-  free (p);
-}
-
-static struct req_list *
-list_of (struct policy *p, const struct req *r)
-{
-  return req_is_flush (r) ? &p->flushes : &p->arrivals;
+  free (data);
 }
 
 static void
-satf_add (struct policy *p, struct req *r, uint64_t now)
+satf_add (void *data, struct req *r, uint64_t now)
 {
+  struct satf_data *sd = data;
   (void) now;
-  r->deadline = r->arrival + p->max_wait;
-  TAILQ_INSERT_TAIL (list_of (p, r), r, fifo_link);
+  r->deadline = r->arrival + sd->tun.max_wait;
+  TAILQ_INSERT_TAIL (&sd->arrivals, r, fifo_link);
 }
 
 static void
-satf_remove (struct policy *p, struct req *r)
+satf_remove (void *data, struct req *r)
 {
-  TAILQ_REMOVE (list_of (p, r), r, fifo_link);
-}
-
-static struct req *
-ready_flush (struct policy *p)
-{
-  struct req *f;
-
-  TAILQ_FOREACH (f, &p->flushes, fifo_link)
-    if (!req_list_holds_flush (&p->arrivals, f))
-      return f;
-  return NULL;
+  struct satf_data *sd = data;
+  TAILQ_REMOVE (&sd->arrivals, r, fifo_link);
 }
 
 static uint64_t
@@ -88,12 +83,12 @@ positioning (const struct hdd *hdd, const struct req *r, uint64_t now)
 }
 
 static struct req *
-shortest (struct policy *p, const struct hdd *hdd, uint64_t now)
+shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
 {
   struct req *r, *best = NULL;
   uint64_t best_t = UINT64_MAX;
 
-  TAILQ_FOREACH (r, &p->arrivals, fifo_link) {
+  TAILQ_FOREACH (r, &sd->arrivals, fifo_link) {
     uint64_t t = positioning (hdd, r, now);
     if (t < best_t) {           /* strict: ties keep the older */
       best = r;
@@ -104,26 +99,25 @@ shortest (struct policy *p, const struct hdd *hdd, uint64_t now)
 }
 
 static struct req *
-satf_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
+satf_pick (void *data, const struct hdd *hdd, uint64_t now,
            uint64_t *wake)
 {
+  struct satf_data *sd = data;
   struct req *r;
 
   (void) wake;
-  r = ready_flush (p);
-  if (!r) {
-    r = TAILQ_FIRST (&p->arrivals);
-    if (r && r->deadline > now)
-      r = shortest (p, hdd, now);
-  }
+  r = TAILQ_FIRST (&sd->arrivals);
+  if (r && r->deadline > now)
+    r = shortest (sd, hdd, now);
   if (r)
-    satf_remove (p, r);
+    satf_remove (sd, r);
   return r;
 }
 
 const struct policy_ops satf_policy = {
   .name = "satf",
   .description = "shortest modeled positioning time first, with an age limit",
+  .params = satf_params,
   .create = satf_create,
   .destroy = satf_destroy,
   .add = satf_add,

@@ -1,86 +1,123 @@
-/* hddsim: scheduler tunables, with Linux's defaults where they exist. */
+/* hddsim: the scheduler's tunables as given (see sched_params.h). */
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../common/param.h"
+#include "policy.h"
 #include "sched_params.h"
 
-#define MS UINT64_C(1000000)
-#define HOUR (UINT64_C(3600) * 1000 * MS)
-#define FIELD(f) offsetof (struct sched_params, f)
-
-static const struct param_desc sched_param_table[] = {
-  { "qdepth", PARAM_UINT, FIELD(qdepth), 1, 65536, NULL,
-    "requests a policy may look at, like NCQ's depth (default 32)" },
-  { "cfq-slice-sync", PARAM_DURATION, FIELD(cfq_slice_sync), 1, HOUR, NULL,
-    "cfq: time slice of a sync queue (default 100ms)" },
-  { "cfq-slice-async", PARAM_DURATION, FIELD(cfq_slice_async), 1, HOUR, NULL,
-    "cfq: time slice of an async queue (default 40ms)" },
-  { "cfq-slice-async-rq", PARAM_UINT, FIELD(cfq_slice_async_rq), 1, 1024, NULL,
-    "cfq: async dispatches per quantum (default 2)" },
-  { "cfq-slice-idle", PARAM_DURATION, FIELD(cfq_slice_idle), 0, HOUR, NULL,
-    "cfq: idle window for the active sync queue (default 8ms, 0 = off)" },
-  { "cfq-quantum", PARAM_UINT, FIELD(cfq_quantum), 1, 1024, NULL,
-    "cfq: dispatch quantum (default 8)" },
-  { "cfq-fifo-expire-sync", PARAM_DURATION, FIELD(cfq_fifo_expire_sync),
-    1, HOUR, NULL, "cfq: sync request expiry (default 125ms)" },
-  { "cfq-fifo-expire-async", PARAM_DURATION, FIELD(cfq_fifo_expire_async),
-    1, HOUR, NULL, "cfq: async request expiry (default 250ms)" },
-  { "cfq-back-seek-max", PARAM_SIZE, FIELD(cfq_back_seek_max),
-    0, UINT64_MAX, NULL, "cfq: longest backward seek allowed (default 16M)" },
-  { "cfq-back-seek-penalty", PARAM_UINT, FIELD(cfq_back_seek_penalty),
-    1, 1024, NULL, "cfq: cost factor of a backward seek (default 2)" },
-  { "deadline-read-expire", PARAM_DURATION, FIELD(deadline_read_expire),
-    1, HOUR, NULL, "deadline: read expiry (default 500ms)" },
-  { "deadline-write-expire", PARAM_DURATION, FIELD(deadline_write_expire),
-    1, HOUR, NULL, "deadline: write expiry (default 5s)" },
-  { "deadline-fifo-batch", PARAM_UINT, FIELD(deadline_fifo_batch),
-    1, 65536, NULL, "deadline: requests per sorted batch (default 16)" },
-  { "deadline-writes-starved", PARAM_UINT, FIELD(deadline_writes_starved),
-    0, 1024, NULL, "deadline: read batches before writes must go (default 2)" },
-  { "satf-max-wait", PARAM_DURATION, FIELD(satf_max_wait), 1, HOUR, NULL,
-    "satf: age after which a request is served first (default 500ms)" },
-  { NULL },
+/* The engine's own: how many requests a policy may look at. */
+static const struct pt_def engine_params[] = {
+  { .key = "qdepth", .type = PT_UINT,
+    .offset = offsetof (struct sched_params, qdepth),
+    .min = 1, .max = 65536, .def = 32,
+    .help = "requests a policy may look at, like NCQ's depth" },
+  { .key = NULL },
 };
 
 void
 sched_params_init (struct sched_params *p)
 {
-  *p = (struct sched_params) {
-    .qdepth = 32,
-    .cfq_slice_sync = 100 * MS,
-    .cfq_slice_async = 40 * MS,
-    .cfq_slice_async_rq = 2,
-    .cfq_slice_idle = 8 * MS,
-    .cfq_quantum = 8,
-    .cfq_fifo_expire_sync = 125 * MS,
-    .cfq_fifo_expire_async = 250 * MS,
-    .cfq_back_seek_max = 16 * 1024 * 1024,
-    .cfq_back_seek_penalty = 2,
-    .deadline_read_expire = 500 * MS,
-    .deadline_write_expire = 5000 * MS,
-    .deadline_fifo_batch = 16,
-    .deadline_writes_starved = 2,
-    .satf_max_wait = 500 * MS,
-  };
+  memset (p, 0, sizeof *p);
+  pt_defaults (engine_params, p);
+}
+
+/* The policy table that holds key, or NULL. */
+static const struct pt_def *
+policy_param (const char *key)
+{
+  size_t i;
+
+  for (i = 0; policy_list[i]; i++) {
+    const struct pt_def *d;
+
+    if (policy_list[i]->params
+        && (d = pt_find (policy_list[i]->params, key)) != NULL)
+      return d;
+  }
+  return NULL;
+}
+
+static int
+keep (struct sched_params *p, const struct pt_def *d, uint64_t v,
+      char *err, size_t errlen)
+{
+  size_t i;
+
+  for (i = 0; i < p->nset; i++)
+    if (p->set[i].def == d) {
+      p->set[i].value = v;
+      return 0;
+    }
+  if (p->nset == SCHED_MAX_SETTINGS) {
+    snprintf (err, errlen, "%s: too many scheduler tunables", d->key);
+    return -1;
+  }
+  p->set[p->nset++] = (struct sched_setting) { .def = d, .value = v };
+  return 0;
 }
 
 int
 sched_params_set (struct sched_params *p, const char *key,
                   const char *value, char *err, size_t errlen)
 {
-  return param_set (sched_param_table, p, key, value, err, errlen);
+  const struct pt_def *d;
+  uint64_t v;
+  int r = pt_set (engine_params, p, key, value, err, errlen);
+
+  if (r != 1)
+    return r;
+  d = policy_param (key);
+  if (!d)
+    return 1;
+  if (pt_parse (d, value, &v, err, errlen) == -1)
+    return -1;
+  return keep (p, d, v, err, errlen);
+}
+
+static bool
+in_table (const struct pt_def *table, const struct pt_def *d)
+{
+  for (; table->key; table++)
+    if (table == d)
+      return true;
+  return false;
+}
+
+void
+sched_params_apply (const struct sched_params *p, const struct pt_def *table,
+                    void *tunables)
+{
+  size_t i;
+
+  pt_defaults (table, tunables);
+  for (i = 0; i < p->nset; i++)
+    if (in_table (table, p->set[i].def))
+      pt_store (p->set[i].def, tunables, p->set[i].value);
 }
 
 void
 sched_params_print_help (FILE *fp)
 {
-  param_print_help (sched_param_table, fp);
+  size_t i;
+
+  pt_print_help (engine_params, fp);
+  for (i = 0; policy_list[i]; i++)
+    if (policy_list[i]->params) {
+      fprintf (fp, "Tunables of sched=%s:\n", policy_list[i]->name);
+      pt_print_help (policy_list[i]->params, fp);
+    }
 }
 
 void
-sched_params_print_values (const struct sched_params *p, FILE *fp)
+sched_params_print_defaults (const char *prefix, FILE *fp)
 {
-  param_print_values (sched_param_table, p, "", fp);
+  size_t i;
+
+  pt_print_defaults (engine_params, prefix, fp);
+  for (i = 0; policy_list[i]; i++)
+    if (policy_list[i]->params)
+      pt_print_defaults (policy_list[i]->params, prefix, fp);
 }

@@ -1,4 +1,12 @@
-/* hddsim: scheduler tunables, with Linux's defaults where they exist. */
+/* hddsim: the scheduler's tunables as given: the engine's queue depth
+ * and, for the policies, the values set for keys of their tables.
+ *
+ * Each policy owns its tunables (the table in its own file); this
+ * module only finds which table a key belongs to, checks the value
+ * there and keeps it, so that a policy's create() can apply the values
+ * of its own keys over its defaults.  A struct sched_params is plain
+ * data (no allocation): it may be copied and needs no freeing.
+ */
 #ifndef HDDSIM_SCHED_PARAMS_H
 #define HDDSIM_SCHED_PARAMS_H
 
@@ -6,32 +14,36 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../common/param_table.h"
+
+/* More than the tunables of every policy together, each key being kept
+ * once (a later value replaces an earlier one).
+ */
+#define SCHED_MAX_SETTINGS 64
+
+struct sched_setting {
+  const struct pt_def *def;     /* the key, in its policy's table */
+  uint64_t value;               /* parsed and range-checked */
+};
+
 struct sched_params {
-  uint64_t qdepth;              /* requests a policy may see at once */
-
-  uint64_t cfq_slice_sync;      /* ns */
-  uint64_t cfq_slice_async;
-  uint64_t cfq_slice_async_rq;
-  uint64_t cfq_slice_idle;
-  uint64_t cfq_quantum;
-  uint64_t cfq_fifo_expire_sync;
-  uint64_t cfq_fifo_expire_async;
-  uint64_t cfq_back_seek_max;   /* bytes */
-  uint64_t cfq_back_seek_penalty;
-
-  uint64_t deadline_read_expire;
-  uint64_t deadline_write_expire;
-  uint64_t deadline_fifo_batch;
-  uint64_t deadline_writes_starved;
-
-  uint64_t satf_max_wait;
+  uint64_t qdepth;              /* the engine's: requests a policy sees */
+  size_t nset;
+  struct sched_setting set[SCHED_MAX_SETTINGS];
 };
 
 extern void sched_params_init (struct sched_params *);
 /* 0 ok; -1 bad value (err filled); 1 unknown key. */
 extern int sched_params_set (struct sched_params *, const char *key,
                              const char *value, char *err, size_t errlen);
+/* Fill a policy's tunables: its table's defaults, then the values set
+ * for its keys.
+ */
+extern void sched_params_apply (const struct sched_params *,
+                                const struct pt_def *table, void *tunables);
+/* The engine's and every policy's tunables, for --help. */
 extern void sched_params_print_help (FILE *fp);
-extern void sched_params_print_values (const struct sched_params *, FILE *fp);
+/* Their defaults as PREFIXkey=value lines, for --dump-plugin. */
+extern void sched_params_print_defaults (const char *prefix, FILE *fp);
 
 #endif /* HDDSIM_SCHED_PARAMS_H */

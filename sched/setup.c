@@ -1,54 +1,56 @@
 /* hddsim: a drive and a policy from key=value parameters. */
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/param.h"
+#include "../common/param_table.h"
 #include "setup.h"
+
+/* The policies' names, for sched='s table; filled from policy_list,
+ * which holds five: the assert in name_policies catches a list that
+ * outgrows the room.
+ */
+#define MAX_POLICIES 16
+static const char *policy_names[MAX_POLICIES + 1];
+
+static const struct pt_def setup_params[] = {
+  /* The default is the first of policy_list (fifo); sched= comes
+   * first, setup_print_help lists the policies after it.
+   */
+  { .key = "sched", .type = PT_ENUM,
+    .offset = offsetof (struct setup, policy_index), .def = 0,
+    .choices = policy_names, .help = "scheduling policy" },
+  { .key = "profile", .type = PT_STRING,
+    .offset = offsetof (struct setup, profile), .metavar = "NAME|FILE.ini",
+    .help = "drive profile (see --dump-plugin)" },
+  { .key = "seed", .type = PT_UINT, .offset = offsetof (struct setup, seed),
+    .min = 0, .max = UINT64_MAX, .def = 0,
+    .help = "platter phase at time 0" },
+  { .key = NULL },
+};
+
+static void
+name_policies (void)
+{
+  size_t i;
+
+  for (i = 0; policy_list[i]; i++) {
+    assert (i < MAX_POLICIES);
+    policy_names[i] = policy_list[i]->name;
+  }
+}
 
 void
 setup_init (struct setup *s)
 {
   memset (s, 0, sizeof *s);
-  s->policy = policy_find ("fifo");
+  name_policies ();
+  pt_defaults (setup_params, s);
+  s->policy = policy_list[s->policy_index];
   sched_params_init (&s->sched);
-}
-
-static int
-set_policy (struct setup *s, const char *value, char *err, size_t errlen)
-{
-  const struct policy_ops *ops = policy_find (value);
-  size_t i, used;
-
-  if (ops) {
-    s->policy = ops;
-    return 0;
-  }
-  used = (size_t) snprintf (err, errlen,
-                            "sched=%s: unknown scheduler (expected one of:",
-                            value);
-  for (i = 0; policy_list[i] && used < errlen; i++)
-    used += (size_t) snprintf (err + used, errlen - used, " %s",
-                               policy_list[i]->name);
-  if (used < errlen)
-    snprintf (err + used, errlen - used, ")");
-  return -1;
-}
-
-static char *
-dup_nonempty (const char *key, const char *value, char *err, size_t errlen)
-{
-  char *copy;
-
-  if (*value == '\0') {
-    snprintf (err, errlen, "%s: the value must not be empty", key);
-    return NULL;
-  }
-  copy = strdup (value);
-  if (!copy)
-    snprintf (err, errlen, "%s: out of memory", key);
-  return copy;
 }
 
 /* Check a drive parameter now, on the default profile, so that a typo
@@ -90,25 +92,11 @@ int
 setup_set (struct setup *s, const char *key, const char *value,
            char *err, size_t errlen)
 {
-  int r;
+  int r = pt_set (setup_params, s, key, value, err, errlen);
 
-  if (strcmp (key, "sched") == 0)
-    return set_policy (s, value, err, errlen);
-  if (strcmp (key, "profile") == 0) {
-    char *copy = dup_nonempty (key, value, err, errlen);
-    if (!copy)
-      return -1;
-    free (s->profile);
-    s->profile = copy;
-    return 0;
-  }
-  if (strcmp (key, "seed") == 0) {
-    if (parse_uint (value, &s->seed) == -1) {
-      snprintf (err, errlen, "seed=%s: expected a non-negative integer",
-                value);
-      return -1;
-    }
-    return 0;
+  if (r != 1) {
+    s->policy = policy_list[s->policy_index];
+    return r;
   }
   r = sched_params_set (&s->sched, key, value, err, errlen);
   if (r != 1)
@@ -119,20 +107,17 @@ setup_set (struct setup *s, const char *key, const char *value,
 int
 setup_finish (struct setup *s, char *err, size_t errlen)
 {
-  size_t i, used;
+  size_t i;
 
   s->hdd = hdd_params_new ();
   if (!s->hdd) {
     snprintf (err, errlen, "out of memory");
     return -1;
   }
-  if (s->profile) {
-    used = (size_t) snprintf (err, errlen, "profile=%s: ", s->profile);
-    if (used < errlen
-        && hdd_params_load_profile (s->hdd, s->profile, err + used,
-                                    errlen - used) == -1)
-      return -1;
-  }
+  /* The loader's messages name the profile (and its file and line). */
+  if (s->profile
+      && hdd_params_load_profile (s->hdd, s->profile, err, errlen) == -1)
+    return -1;
   for (i = 0; i < s->noverrides; i++)
     if (hdd_params_set (s->hdd, s->overrides[i].key, s->overrides[i].value,
                         err, errlen) != 0)
@@ -150,7 +135,29 @@ setup_free (struct setup *s)
     free (s->overrides[i].value);
   }
   free (s->overrides);
-  free (s->profile);
+  pt_free (setup_params, s);
   hdd_params_free (s->hdd);
   memset (s, 0, sizeof *s);
+}
+
+void
+setup_print_help (FILE *fp)
+{
+  size_t i;
+
+  name_policies ();
+  pt_print_help_one (&setup_params[0], fp);
+  for (i = 0; policy_list[i]; i++)
+    fprintf (fp, "%-*s   %s: %s\n", PT_HELP_COLUMN, "",
+             policy_list[i]->name, policy_list[i]->description);
+  pt_print_help (&setup_params[1], fp);
+  sched_params_print_help (fp);
+}
+
+void
+setup_print_defaults (const char *prefix, FILE *fp)
+{
+  name_policies ();
+  pt_print_defaults (setup_params, prefix, fp);
+  sched_params_print_defaults (prefix, fp);
 }

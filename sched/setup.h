@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../model/hdd.h"
 #include "policy.h"
@@ -23,7 +24,8 @@ struct setup_override {
 };
 
 struct setup {
-  const struct policy_ops *policy;
+  const struct policy_ops *policy;   /* policy_list[policy_index] */
+  int policy_index;
   char *profile;
   uint64_t seed;
   struct sched_params sched;
@@ -44,5 +46,10 @@ extern int setup_set (struct setup *, const char *key, const char *value,
  */
 extern int setup_finish (struct setup *, char *err, size_t errlen);
 extern void setup_free (struct setup *);
+
+/* sched=, profile=, seed= and every scheduler tunable, for --help. */
+extern void setup_print_help (FILE *fp);
+/* Their defaults, as PREFIXkey=value lines, for --dump-plugin. */
+extern void setup_print_defaults (const char *prefix, FILE *fp);
 
 #endif /* HDDSIM_SETUP_H */

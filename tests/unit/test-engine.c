@@ -11,17 +11,17 @@
 #include <check.h>
 
 #include "run-suite.h"
+#include "test-units.h"
 
 #include "../../model/hdd.h"
 #include "../../sched/engine.h"
 
-#define MS UINT64_C(1000000)
 
 /* ---- a test policy: last in, first out ----
  * LIFO makes "which requests had arrived when the decision was taken"
  * visible in the order of service, which FIFO would hide.
  */
-struct policy {
+struct lifo_data {
   struct req_list stack;
   uint64_t hold_until_multiple; /* if set, only dispatch at multiples */
   unsigned done_calls;
@@ -29,35 +29,39 @@ struct policy {
 
 static uint64_t test_hold_multiple;
 
-static struct policy *
+static void *
 lifo_create (const struct sched_params *sp)
 {
-  struct policy *p = calloc (1, sizeof *p);
+  struct lifo_data *ld = calloc (1, sizeof *ld);
+
   (void) sp;
-  TAILQ_INIT (&p->stack);
-  p->hold_until_multiple = test_hold_multiple;
-  return p;
+  ck_assert_ptr_nonnull (ld);
+  TAILQ_INIT (&ld->stack);
+  ld->hold_until_multiple = test_hold_multiple;
+  return ld;
 }
 
 static void
-lifo_destroy (struct policy *p)
+lifo_destroy (void *data)
 {
-  free (p);
+  free (data);
 }
 
 static void
-lifo_add (struct policy *p, struct req *r, uint64_t now)
+lifo_add (void *data, struct req *r, uint64_t now)
 {
+  struct lifo_data *ld = data;
+
   (void) now;
-  TAILQ_INSERT_HEAD (&p->stack, r, fifo_link);
+  TAILQ_INSERT_HEAD (&ld->stack, r, fifo_link);
 }
 
 static struct req *
-lifo_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
-           uint64_t *wake)
+lifo_pick (void *data, const struct hdd *hdd, uint64_t now, uint64_t *wake)
 {
-  struct req *r = TAILQ_FIRST (&p->stack);
-  uint64_t m = p->hold_until_multiple;
+  struct lifo_data *ld = data;
+  struct req *r = TAILQ_FIRST (&ld->stack);
+  uint64_t m = ld->hold_until_multiple;
 
   (void) hdd;
   if (r && m && now % m != 0) {
@@ -65,21 +69,25 @@ lifo_pick (struct policy *p, const struct hdd *hdd, uint64_t now,
     return NULL;
   }
   if (r)
-    TAILQ_REMOVE (&p->stack, r, fifo_link);
+    TAILQ_REMOVE (&ld->stack, r, fifo_link);
   return r;
 }
 
 static void
-lifo_done (struct policy *p, struct req *r, uint64_t now)
+lifo_done (void *data, struct req *r, uint64_t now)
 {
+  struct lifo_data *ld = data;
+
   (void) r; (void) now;
-  p->done_calls++;
+  ld->done_calls++;
 }
 
 static void
-lifo_remove (struct policy *p, struct req *r)
+lifo_remove (void *data, struct req *r)
 {
-  TAILQ_REMOVE (&p->stack, r, fifo_link);
+  struct lifo_data *ld = data;
+
+  TAILQ_REMOVE (&ld->stack, r, fifo_link);
 }
 
 static const struct policy_ops lifo_ops = {

@@ -167,6 +167,92 @@ START_TEST (test_cfq_preempt_requeue)
 }
 END_TEST
 
+/* Preemption after the async slice has run out (issue 16): the
+ * preempted queue has nothing left to resume, so it is expired as at
+ * the end of any slice: to the back of the round-robin, and a fresh
+ * slice only when its turn comes.  The parameters of
+ * test_cfq_preempt_requeue, twenty writes per writer (qdepth=64, so
+ * that cfq sees all 41 requests as they arrive):
+ * - conn 1's slice 0-40 ms: four rounds of two writes; the read on
+ *   conn 3 arrives at 35 ms, is seen at 35 ms (a completion) and
+ *   preempts when the last round drains, at 40 ms, when conn 1's slice
+ *   has just run out: the read runs 40-45 ms;
+ * - conn 2, waiting since 0, gets its 40 ms = 8 writes (45-85 ms);
+ * - then conn 1 8, conn 2 8, conn 1 the last 4, conn 2 the last 4.
+ * Put back at the front with a fresh slice, conn 1 would write 8 more
+ * before conn 2's first (at 85 ms).
+ */
+START_TEST (test_cfq_preempt_after_slice)
+{
+  struct tdrv *d = fixed ();
+  struct req *rd, *first2 = NULL;
+  char got[64];
+  uint32_t c;
+  unsigned i;
+
+  tdrv_set (d, "cfq-quantum", "2");
+  tdrv_set (d, "cfq-slice-async-rq", "8");
+  tdrv_set (d, "cfq-slice-idle", "0");
+  tdrv_set (d, "qdepth", "64");
+  for (c = 1; c <= 2; c++)
+    for (i = 0; i < 20; i++) {
+      struct req *w = tdrv_at (d, 0, c, IO_WRITE,
+                               c * 300 * MiB + i * 64 * KiB, 64 * KiB);
+      if (c == 2 && i == 0)
+        first2 = w;
+    }
+  rd = tdrv_at (d, 35 * MS, 3, IO_READ, 900 * MiB, 4 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (rd->start, SLICE_ASYNC);
+  ck_assert_str_eq (conn_order (d, got, sizeof got),
+                    "11111111" "3" "22222222" "11111111" "22222222"
+                    "1111" "2222");
+  ck_assert_uint_eq (first2->start, SLICE_ASYNC + S);
+  tdrv_free (d);
+}
+END_TEST
+
+/* A sync queue preempts when no *other* sync queue waits (issue 16):
+ * its own earlier request waiting on the round-robin does not count.
+ * slice-idle=0, quantum 2, slice-async-rq 8 as above.
+ * - conn 9's read 0-5 ms; at 5 ms cfq sees conn 1's ten writes (1 ms)
+ *   and conn 3's read A (2 ms), which waits behind conn 1's async
+ *   queue in the round-robin, since a sync queue had the drive;
+ * - conn 1's slice starts at 5 ms (ends at 45 ms), its first round
+ *   5-15 ms; conn 3's read B (7 ms), seen at 10 ms, finds only its own
+ *   queue waiting and preempts: when the round drains, A 15-20 ms and
+ *   B 20-25 ms (the elevator's order too: A is nearer above the head,
+ *   which conn 1's writes left at 300 MiB);
+ * - conn 1 resumes with the 30 ms it had left: six writes, 25-55 ms;
+ *   its slice is used, it has two writes left: a new slice, 55-65 ms.
+ * Without preemption A and B would wait for conn 1's whole slice (8
+ * writes, to 45 ms).
+ */
+START_TEST (test_cfq_preempt_own_queue_waiting)
+{
+  struct tdrv *d = fixed ();
+  struct req *a, *b;
+  char got[32];
+  unsigned i;
+
+  tdrv_set (d, "cfq-quantum", "2");
+  tdrv_set (d, "cfq-slice-async-rq", "8");
+  tdrv_set (d, "cfq-slice-idle", "0");
+  tdrv_at (d, 0, 9, IO_READ, 100 * MiB, 4 * KiB);
+  for (i = 0; i < 10; i++)
+    tdrv_at (d, 1 * MS, 1, IO_WRITE, 300 * MiB + i * 64 * KiB, 64 * KiB);
+  a = tdrv_at (d, 2 * MS, 3, IO_READ, 800 * MiB, 4 * KiB);
+  b = tdrv_at (d, 7 * MS, 3, IO_READ, 900 * MiB, 4 * KiB);
+  tdrv_run_all (d);
+  ck_assert_str_eq (conn_order (d, got, sizeof got),
+                    "9" "11" "33" "111111" "11");
+  ck_assert_uint_eq (a->start, 3 * S);
+  ck_assert_uint_eq (b->start, 4 * S);
+  ck_assert_uint_eq (d->order[d->ndone - 1]->done, 13 * S);
+  tdrv_free (d);
+}
+END_TEST
+
 /* Two sequential readers that think 1 ms between requests.  With
  * idling each keeps the drive for its whole slice (about 2 s / 100 ms
  * = 20 switches, each a long seek between their regions); without it
@@ -414,33 +500,6 @@ START_TEST (test_cfq_async_slice)
 }
 END_TEST
 
-/* A flush waits for its connection's earlier plain writes, which sit
- * in the async queue, even when its own sync queue has the drive
- * first: read on conn 9 (0-5 ms) and its idle window (to 13 ms); conn
- * 1's sync queue (a read, then the flush, held back) comes before its
- * async queue in the round-robin: the read (13-18 ms), the two writes
- * (18-28 ms), then the flush at 28 ms.
- */
-START_TEST (test_cfq_flush)
-{
-  struct tdrv *d = fixed ();
-  struct req *r1, *w1, *w2, *fl;
-
-  tdrv_at (d, 0, 9, IO_READ, 10 * MiB, 4 * KiB);
-  r1 = tdrv_at (d, 500 * US, 1, IO_READ, 700 * MiB, 4 * KiB);
-  w1 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 500 * MiB, 4 * KiB);
-  w2 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 600 * MiB, 4 * KiB);
-  fl = tdrv_at (d, 2 * MS, 1, IO_FLUSH, 0, 0);
-  tdrv_run_all (d);
-  ck_assert_int_eq (tdrv_rank (d, r1), 1);
-  ck_assert_int_eq (tdrv_rank (d, w1), 2);
-  ck_assert_int_eq (tdrv_rank (d, w2), 3);
-  ck_assert_int_eq (tdrv_rank (d, fl), 4);
-  ck_assert_uint_eq (fl->start, 5 * MS + SLICE_IDLE + 3 * S);
-  tdrv_free (d);
-}
-END_TEST
-
 static Suite *
 cfq_suite (void)
 {
@@ -450,6 +509,8 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_fair_sequential);
   tcase_add_test (tc, test_cfq_async_writer);
   tcase_add_test (tc, test_cfq_preempt_requeue);
+  tcase_add_test (tc, test_cfq_preempt_after_slice);
+  tcase_add_test (tc, test_cfq_preempt_own_queue_waiting);
   tcase_add_test (tc, test_cfq_idle_keeps_stream);
   tcase_add_test (tc, test_cfq_idle_ends);
   tcase_add_test (tc, test_cfq_think_time);
@@ -458,7 +519,6 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_back_seek);
   tcase_add_test (tc, test_cfq_async_rq);
   tcase_add_test (tc, test_cfq_async_slice);
-  tcase_add_test (tc, test_cfq_flush);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -107,35 +107,6 @@ START_TEST (test_cscan_starvation_mech)
 }
 END_TEST
 
-/* A flush is a barrier for its own connection: it waits for the
- * connection's earlier writes however the sweep orders them, but not
- * for other connections nor for its connection's later requests.
- */
-START_TEST (test_cscan_flush_barrier)
-{
-  struct tdrv *d = fixed ("cscan");
-  struct req *w_low, *w_high, *other, *fl, *later;
-
-  tdrv_at (d, 0, 9, IO_READ, 500 * MiB, 4 * KiB);     /* head -> 500M */
-  w_low = tdrv_at (d, 1 * MS, 1, IO_WRITE, 10 * MiB, 4 * KiB);
-  other = tdrv_at (d, 1 * MS, 2, IO_WRITE, 5 * MiB, 4 * KiB);
-  w_high = tdrv_at (d, 1 * MS, 1, IO_WRITE, 600 * MiB, 4 * KiB);
-  fl = tdrv_at (d, 2 * MS, 1, IO_FLUSH, 0, 0);
-  later = tdrv_at (d, 3 * MS, 1, IO_WRITE, 1 * MiB, 4 * KiB);
-  tdrv_run_all (d);
-  /* 500M, 600M (sweep), wrap: 1M (later, conn 1), 5M (other)... the
-   * flush can go once w_low, the last of conn 1's earlier writes, is
-   * out, and then goes at once.
-   */
-  ck_assert_int_eq (tdrv_rank (d, w_high), 1);
-  ck_assert_int_eq (tdrv_rank (d, later), 2);
-  ck_assert_int_eq (tdrv_rank (d, other), 3);
-  ck_assert_int_eq (tdrv_rank (d, w_low), 4);
-  ck_assert_int_eq (tdrv_rank (d, fl), 5);
-  tdrv_free (d);
-}
-END_TEST
-
 static Suite *
 cscan_suite (void)
 {
@@ -146,7 +117,6 @@ cscan_suite (void)
   tcase_add_test (tc, test_cscan_join_sweep);
   tcase_add_test (tc, test_cscan_starvation);
   tcase_add_test (tc, test_cscan_starvation_mech);
-  tcase_add_test (tc, test_cscan_flush_barrier);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -114,31 +114,6 @@ START_TEST (test_deadline_read_bound)
 }
 END_TEST
 
-/* A flush waits for its connection's earlier writes, wherever the
- * sweep puts them, then goes first.
- */
-START_TEST (test_deadline_flush)
-{
-  struct tdrv *d = tdrv_new ("deadline", "fixed", "5ms");
-  struct req *w1, *w2, *fl, *r1;
-
-  tdrv_at (d, 0, 9, IO_READ, 500 * MiB, 4 * KiB);
-  w1 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 900 * MiB, 4 * KiB);
-  w2 = tdrv_at (d, 1 * MS, 1, IO_WRITE, 10 * MiB, 4 * KiB);
-  fl = tdrv_at (d, 2 * MS, 1, IO_FLUSH, 0, 0);
-  r1 = tdrv_at (d, 3 * MS, 2, IO_READ, 600 * MiB, 4 * KiB);
-  tdrv_run_all (d);
-  /* reads first (r1), then the write batch from the oldest write (w1,
-   * 900M) ... w2 (10M, sweep ran out, oldest), then the flush.
-   */
-  ck_assert_int_eq (tdrv_rank (d, r1), 1);
-  ck_assert_int_eq (tdrv_rank (d, w1), 2);
-  ck_assert_int_eq (tdrv_rank (d, w2), 3);
-  ck_assert_int_eq (tdrv_rank (d, fl), 4);
-  tdrv_free (d);
-}
-END_TEST
-
 static Suite *
 deadline_suite (void)
 {
@@ -149,7 +124,6 @@ deadline_suite (void)
   tcase_add_test (tc, test_deadline_writes_starved);
   tcase_add_test (tc, test_deadline_direction_change);
   tcase_add_test (tc, test_deadline_read_bound);
-  tcase_add_test (tc, test_deadline_flush);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -17,17 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test-units.h"
+
 #include "../../model/hdd.h"
 #include "../../sched/engine.h"
 #include "../../sched/policy.h"
 #include "../../sched/sched_params.h"
 
-#define US UINT64_C(1000)
-#define MS UINT64_C(1000000)
-#define SEC UINT64_C(1000000000)
-#define KiB UINT64_C(1024)
-#define MiB (KiB * 1024)
-#define GiB (MiB * 1024)
 #define TNEVER UINT64_MAX
 
 /* Not every test uses every helper. */

@@ -6,7 +6,6 @@
 
 #include "run-suite.h"
 #include "test-sched-driver.h"
-#include "../../model/hdd_int.h"
 
 #define DEPTH 32
 #define BATCHES 16
@@ -57,62 +56,84 @@ drain_batches (const char *sched)
   return total;
 }
 
-/* What the drive's parameters predict for draining DEPTH random reads
- * in arrival order and shortest-positioning-first: a simple model of
- * the same drive, independent of the policy and of the model's
- * mechanism code.  Targets are uniformly random LBAs (cylinder from
- * the zone table); each sector's angle is uniformly random; the head
- * seeks along the profile's seek curve and then waits for the sector;
- * a 4 KiB transfer adds a constant.  Averaged over many batches, the
- * ratio of the two totals is the factor SATF should reach at that
- * depth.
+/* The drive's positioning and transfer times from a to b, measured
+ * through its public interface as DIXtrac characterises a real drive:
+ * on a probe drive without cache, read a, then ask what reading b
+ * would cost from there.  Only the seek and the transfer are taken:
+ * the rotational wait is the prediction's own (below).
+ */
+struct probe {
+  struct hdd *hdd;
+  uint64_t t;
+};
+
+static void
+probe_pair (struct probe *pr, uint64_t a, uint64_t b,
+            double *seek, double *xfer)
+{
+  struct io ra = { .op = IO_READ, .offset = a, .length = 4 * KiB };
+  struct io rb = { .op = IO_READ, .offset = b, .length = 4 * KiB };
+  struct hdd_cost c;
+
+  pr->t += hdd_serve (pr->hdd, &ra, pr->t, &c);
+  hdd_estimate (pr->hdd, &rb, pr->t, &c);
+  ck_assert (!c.cache_hit);
+  *seek = (double) c.seek_ns;
+  *xfer = (double) (c.overhead_ns + c.xfer_ns);
+}
+
+/* What the drive predicts for draining DEPTH random reads in arrival
+ * order and shortest-positioning-first: a simple model, independent of
+ * the policy and of the model's rotation.  Targets are uniformly
+ * random 4 KiB blocks; each one's angle is uniformly random; the head
+ * seeks (as probed) and then waits for the sector; the transfer is as
+ * probed.  Averaged over many batches, the ratio of the two totals is
+ * the factor SATF should reach at that depth.
  */
 static double
 predicted_factor (void)
 {
   struct tdrv *d = mech ("fifo");
-  const struct geom *g;
-  const struct seek_curve *sc;
-  const struct hdd_params *hp;
+  struct probe pr = { .t = 0 };
+  char err[HDD_ERRLEN] = "";
   double rev, sum_fifo = 0, sum_satf = 0;
-  uint64_t seed = 7;
-  unsigned trial, i, k;
+  uint64_t seed = 7, blocks;
+  unsigned trial, i, j, k;
 
-  tdrv_engine (d);
-  g = hdd_geom (d->hdd);
-  sc = hdd_seek_curve (d->hdd);
-  hp = hdd_params_of (d->hdd);
-  rev = 60e9 / (double) hp->rpm;
+  tdrv_set (d, "cache", "off");
+  pr.hdd = hdd_new (d->hp, d->image, d->seed, err, sizeof err);
+  ck_assert_msg (pr.hdd != NULL, "%s", err);
+  rev = 60e9 / 7200;            /* the ST340014A's spindle */
+  blocks = d->image / (4 * KiB);
 
   for (trial = 0; trial < 400; trial++) {
-    uint64_t cyl[DEPTH], head0;
-    double angle[DEPTH], xfer[DEPTH];
+    uint64_t lba[DEPTH + 1];    /* [DEPTH]: where the head starts */
+    double angle[DEPTH], seek[DEPTH + 1][DEPTH], xfer[DEPTH];
     bool done[DEPTH] = { false };
     double t, head_angle0 = (double) (tdrv_rand (&seed) % 1000000) / 1e6 * rev;
-    uint64_t head;
-    struct loc l;
+    unsigned head;
 
-    geom_locate (g, tdrv_rand (&seed) % g->sectors, &l);
-    head0 = l.cyl;
+    lba[DEPTH] = tdrv_rand (&seed) % blocks * 4 * KiB;
     for (i = 0; i < DEPTH; i++) {
-      geom_locate (g, tdrv_rand (&seed) % g->sectors, &l);
-      cyl[i] = l.cyl;
+      lba[i] = tdrv_rand (&seed) % blocks * 4 * KiB;
       angle[i] = (double) (tdrv_rand (&seed) % 1000000) / 1e6 * rev;
-      xfer[i] = (double) hp->overhead + 8.0 * rev / (double) l.spt;
     }
+    for (i = 0; i <= DEPTH; i++)
+      for (j = 0; j < DEPTH; j++)
+        probe_pair (&pr, lba[i], lba[j], &seek[i][j], &xfer[j]);
     /* fifo */
     t = head_angle0;
-    head = head0;
+    head = DEPTH;
     for (i = 0; i < DEPTH; i++) {
-      double s = (double) seek_ns (sc, cyl[i] > head ? cyl[i] - head : head - cyl[i]);
+      double s = seek[head][i];
       double w = fmod (angle[i] - fmod (t + s, rev) + rev, rev);
       t += s + w + xfer[i];
-      head = cyl[i];
+      head = i;
     }
     sum_fifo += t - head_angle0;
     /* satf: the shortest seek + rotational wait among those left */
     t = head_angle0;
-    head = head0;
+    head = DEPTH;
     for (k = 0; k < DEPTH; k++) {
       double best = INFINITY;
       unsigned bi = 0;
@@ -120,7 +141,7 @@ predicted_factor (void)
         double s, w;
         if (done[i])
           continue;
-        s = (double) seek_ns (sc, cyl[i] > head ? cyl[i] - head : head - cyl[i]);
+        s = seek[head][i];
         w = fmod (angle[i] - fmod (t + s, rev) + rev, rev);
         if (s + w < best) {
           best = s + w;
@@ -129,10 +150,11 @@ predicted_factor (void)
       }
       done[bi] = true;
       t += best + xfer[bi];
-      head = cyl[bi];
+      head = bi;
     }
     sum_satf += t - head_angle0;
   }
+  hdd_free (pr.hdd);
   tdrv_free (d);
   return sum_fifo / sum_satf;
 }
