@@ -28,8 +28,8 @@ extern void fuzz_one (const char *path);
 extern void fuzz_fail (const char *file, int line, const char *fmt, ...)
   __attribute__ ((noreturn, format (printf, 3, 4)));
 
-/* The image the harnesses model: small enough that every profile can
- * hold it (capacity= is at least 1 MiB).
+/* The smallest image: every profile can hold it (capacity= is at
+ * least 1 MiB).
  */
 #define FUZZ_IMAGE_BYTES (UINT64_C(1) << 20)
 

@@ -24,22 +24,43 @@ fuzz_fail (const char *file, int line, const char *fmt, ...)
 }
 
 /* Six requests, 20 KiB of data in all: reads and writes at both ends
- * of the image, a FUA write, a flush, a re-read that may hit the
- * cache.  An hour bounds any one of them on any drive the parameter
- * tables allow: with at most 40 sectors in play, each at most one
- * revolution (60 ms at 1000 rpm) plus a seek, a head switch, a skew,
- * a settle and the command overhead (each capped at 1 s), service
- * stays under 40 x 5.06 s = 202 s, destaging included.
+ * of an image of 'size' bytes, a FUA write, a flush, a re-read that may
+ * hit the cache.  An hour bounds any one of them on any drive the
+ * parameter tables allow: with at most 40 sectors in play, each at
+ * most one revolution (60 ms at 1000 rpm) plus a seek, a head switch,
+ * a skew, a settle and the command overhead (each capped at 1 s),
+ * service stays under 40 x 5.06 s = 202 s, destaging included.
  */
-static const struct io requests[] = {
-  { IO_READ, false, 0, 4096 },
-  { IO_WRITE, false, FUZZ_IMAGE_BYTES / 2, 4096 },
-  { IO_READ, false, FUZZ_IMAGE_BYTES - 4096, 4096 },
-  { IO_WRITE, true, 8192, 4096 },
-  { IO_FLUSH, false, 0, 0 },
-  { IO_READ, false, FUZZ_IMAGE_BYTES / 2, 4096 },
-};
-#define NREQUESTS (sizeof requests / sizeof requests[0])
+#define NREQUESTS 6
+
+static void
+requests (uint64_t size, struct io *r)
+{
+  r[0] = (struct io) { IO_READ, false, 0, 4096 };
+  r[1] = (struct io) { IO_WRITE, false, size / 2, 4096 };
+  r[2] = (struct io) { IO_READ, false, size - 4096, 4096 };
+  r[3] = (struct io) { IO_WRITE, true, 8192, 4096 };
+  r[4] = (struct io) { IO_FLUSH, false, 0, 0 };
+  r[5] = (struct io) { IO_READ, false, size / 2, 4096 };
+}
+
+/* A large image, so that the requests seek across many cylinders (a
+ * seek table's far points); the smallest if the drive cannot hold it.
+ */
+static struct hdd *
+new_drive (const struct hdd_params *p, uint64_t seed, uint64_t *size)
+{
+  char err[HDD_ERRLEN];
+  struct hdd *d;
+
+  *size = UINT64_C(1) << 30;
+  d = hdd_new (p, *size, seed, err, sizeof err);
+  if (!d) {
+    *size = FUZZ_IMAGE_BYTES;
+    d = hdd_new (p, *size, seed, err, sizeof err);
+  }
+  return d;
+}
 
 static void
 check_service (const struct io *r, uint64_t service,
@@ -56,22 +77,23 @@ check_service (const struct io *r, uint64_t service,
 void
 fuzz_drive (const struct hdd_params *p, uint64_t seed)
 {
-  char err[HDD_ERRLEN];
-  struct hdd *d = hdd_new (p, FUZZ_IMAGE_BYTES, seed, err, sizeof err);
-  uint64_t t = 0;
+  struct io req[NREQUESTS];
+  uint64_t size, t = 0;
+  struct hdd *d = new_drive (p, seed, &size);
   size_t i;
 
   if (!d)
     return;
+  requests (size, req);
   for (i = 0; i < NREQUESTS; i++) {
     struct hdd_cost est, got;
-    uint64_t e = hdd_estimate (d, &requests[i], t, &est);
-    uint64_t s = hdd_serve (d, &requests[i], t, &got);
+    uint64_t e = hdd_estimate (d, &req[i], t, &est);
+    uint64_t s = hdd_serve (d, &req[i], t, &got);
 
-    check_service (&requests[i], s, &got);
+    check_service (&req[i], s, &got);
     fuzz_assert (e == s, "%s at %" PRIu64 ": estimate %" PRIu64
-                 " ns, served in %" PRIu64 " ns", io_op_name (requests[i].op),
-                 requests[i].offset, e, s);
+                 " ns, served in %" PRIu64 " ns", io_op_name (req[i].op),
+                 req[i].offset, e, s);
     /* the next one arrives 1 ms after this one ends: some idle time */
     t += s + 1000000;
   }
@@ -84,20 +106,21 @@ static const struct engine_hooks no_hooks = { NULL, NULL };
 void
 fuzz_engine (const struct setup *s)
 {
-  char err[HDD_ERRLEN];
-  struct hdd *d = hdd_new (s->hdd, FUZZ_IMAGE_BYTES, s->seed, err,
-                           sizeof err);
+  struct io req[NREQUESTS];
   struct req reqs[NREQUESTS] = { 0 };
+  uint64_t size;
+  struct hdd *d = new_drive (s->hdd, s->seed, &size);
   struct engine *e;
   size_t i;
 
   if (!d)
     return;
+  requests (size, req);
   e = engine_new (d, s->policy, &s->sched, &no_hooks, NULL);
   fuzz_assert (e != NULL, "engine_new failed");
   /* all at once, from two connections: the policy has to choose */
   for (i = 0; i < NREQUESTS; i++) {
-    reqs[i].io = requests[i];
+    reqs[i].io = req[i];
     reqs[i].id = i;
     reqs[i].conn = (uint32_t) (i % 2);
     engine_submit (e, &reqs[i], 1000 * i);
