@@ -56,7 +56,7 @@ parse_args (struct replay *rp, int argc, char **argv)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  char err[SETUP_ERRLEN];
+  char err[SETUP_ERRLEN], terr[TRACE_ERRLEN];
   const char *trace;
   int c, i;
 
@@ -102,10 +102,11 @@ parse_args (struct replay *rp, int argc, char **argv)
     fprintf (stderr, "hddsim-replay: %s\n", err);
     return -1;
   }
-  rp->nrows = trace_read (trace, &rp->rows);
-  if (rp->nrows < 0) {
-    fprintf (stderr, "hddsim-replay: %s: %s\n", trace,
-             errno ? strerror (errno) : "not a hddsim trace");
+  rp->nrows = trace_read (trace, &rp->rows, terr, sizeof terr);
+  if (rp->nrows < 0
+      || trace_check_extents (trace, rp->rows, rp->nrows, rp->size,
+                              terr, sizeof terr) == -1) {
+    fprintf (stderr, "hddsim-replay: %s\n", terr);
     return -1;
   }
   return 0;
@@ -119,17 +120,6 @@ by_arrival (const void *a, const void *b)
   if (x->arrival != y->arrival)
     return x->arrival < y->arrival ? -1 : 1;
   return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static enum io_op
-op_of (const char *name)
-{
-  int op;
-
-  for (op = 0; op < IO_OP_COUNT; op++)
-    if (strcmp (io_op_name ((enum io_op) op), name) == 0)
-      return (enum io_op) op;
-  return IO_READ;
 }
 
 static void
@@ -173,7 +163,7 @@ replay (struct replay *rp)
 
     r->id = t->id;
     r->conn = t->conn;
-    r->io = (struct io) { .op = op_of (t->op), .fua = t->fua,
+    r->io = (struct io) { .op = t->io_op, .fua = t->fua,
                           .offset = t->offset, .length = t->length };
     if (t->arrival > 0)
       engine_advance (e, t->arrival - 1);

@@ -33,8 +33,9 @@ check_pattern (const uint8_t *buf, size_t len, uint64_t offset)
 static long
 read_trace (const struct server *s, struct trace_row **rows)
 {
-  long n = trace_read (s->trace, rows);
-  ck_assert_msg (n >= 0, "cannot parse %s", s->trace);
+  char err[TRACE_ERRLEN];
+  long n = trace_read (s->trace, rows, err, sizeof err);
+  ck_assert_msg (n >= 0, "%s", err);
   return n;
 }
 

@@ -1,5 +1,9 @@
 /* hddsim: read a trace CSV (trace=FILE) by column names. */
 
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,29 @@ static const char *const col_names[C_COUNT] = {
   "outcome",
 };
 
+/* Where a message comes from: "PATH:LINE: ..." */
+struct reader {
+  const char *path;
+  unsigned long line;
+  char *err;
+  size_t errlen;
+};
+
+static int __attribute__ ((format (printf, 2, 3)))
+bad (struct reader *rd, const char *fmt, ...)
+{
+  va_list ap;
+  int used = snprintf (rd->err, rd->errlen, "%s:%lu: ", rd->path, rd->line);
+
+  if (used >= 0 && (size_t) used < rd->errlen) {
+    va_start (ap, fmt);
+    vsnprintf (rd->err + used, rd->errlen - (size_t) used, fmt, ap);
+    va_end (ap);
+  }
+  return -1;
+}
+
+/* Split at commas; -1 if there are more than MAX_COLS fields. */
 static int
 split (char *line, char **fields)
 {
@@ -27,7 +54,9 @@ split (char *line, char **fields)
 
   line[strcspn (line, "\r\n")] = '\0';
   fields[n++] = p;
-  while ((p = strchr (p, ',')) != NULL && n < MAX_COLS) {
+  while ((p = strchr (p, ',')) != NULL) {
+    if (n == MAX_COLS)
+      return -1;
     *p++ = '\0';
     fields[n++] = p;
   }
@@ -35,68 +64,309 @@ split (char *line, char **fields)
 }
 
 static int
-map_header (char *line, int *where)
+map_header (struct reader *rd, char *line, int *where)
 {
   char *fields[MAX_COLS];
   int n = split (line, fields), c, i;
 
+  if (n < 0)
+    return bad (rd, "more than %d columns: not a hddsim trace", MAX_COLS);
   for (c = 0; c < C_COUNT; c++) {
     where[c] = -1;
     for (i = 0; i < n; i++)
       if (strcmp (fields[i], col_names[c]) == 0)
         where[c] = i;
     if (where[c] == -1)
-      return -1;
+      return bad (rd, "no column '%s' in the header: not a hddsim trace",
+                  col_names[c]);
   }
   return n;
 }
 
-static void
-fill (struct trace_row *r, char **f, const int *w)
+/* A decimal number of at most 'max', digits only: strtoull alone
+ * would take "-1" as 2^64-1 and " 7x" as 7.
+ */
+static int
+parse_u64 (const char *s, uint64_t max, uint64_t *v)
 {
-  r->id = strtoull (f[w[C_ID]], NULL, 10);
-  r->conn = (uint32_t) strtoul (f[w[C_CONN]], NULL, 10);
-  snprintf (r->op, sizeof r->op, "%s", f[w[C_OP]]);
-  r->offset = strtoull (f[w[C_OFFSET]], NULL, 10);
-  r->length = strtoull (f[w[C_LENGTH]], NULL, 10);
-  r->arrival = strtoull (f[w[C_ARRIVAL]], NULL, 10);
-  r->start = strtoull (f[w[C_START]], NULL, 10);
-  r->done = strtoull (f[w[C_DONE]], NULL, 10);
-  r->seek_ns = strtoull (f[w[C_SEEK]], NULL, 10);
-  r->rot_ns = strtoull (f[w[C_ROT]], NULL, 10);
-  r->xfer_ns = strtoull (f[w[C_XFER]], NULL, 10);
-  r->late_ns = *f[w[C_LATE]] ? strtoll (f[w[C_LATE]], NULL, 10) : -1;
-  r->fua = atoi (f[w[C_FUA]]) != 0;
-  r->queue_len = (uint32_t) strtoul (f[w[C_QLEN]], NULL, 10);
-  snprintf (r->outcome, sizeof r->outcome, "%s", f[w[C_OUTCOME]]);
+  char *end;
+
+  if (!isdigit ((unsigned char) *s))
+    return -1;
+  errno = 0;
+  *v = strtoull (s, &end, 10);
+  return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
+}
+
+static int
+parse_i64 (const char *s, int64_t *v)
+{
+  char *end;
+
+  if (!isdigit ((unsigned char) (*s == '-' ? s[1] : *s)))
+    return -1;
+  errno = 0;
+  *v = strtoll (s, &end, 10);
+  return errno != 0 || *end != '\0' ? -1 : 0;
+}
+
+/* Each numeric column and the largest value it may hold. */
+static int
+parse_numbers (struct reader *rd, struct trace_row *r, char **f,
+               const int *w)
+{
+  const struct { int col; uint64_t *dst; uint64_t max; } u[] = {
+    { C_ID, &r->id, UINT64_MAX },
+    { C_OFFSET, &r->offset, UINT64_MAX },
+    { C_LENGTH, &r->length, UINT64_MAX },
+    { C_ARRIVAL, &r->arrival, TRACE_TIME_MAX },
+    { C_START, &r->start, TRACE_TIME_MAX },
+    { C_DONE, &r->done, TRACE_TIME_MAX },
+    { C_SEEK, &r->seek_ns, TRACE_TIME_MAX },
+    { C_ROT, &r->rot_ns, TRACE_TIME_MAX },
+    { C_XFER, &r->xfer_ns, TRACE_TIME_MAX },
+  };
+  uint64_t conn, qlen, fua;
+  size_t i;
+
+  for (i = 0; i < sizeof u / sizeof u[0]; i++)
+    if (parse_u64 (f[w[u[i].col]], u[i].max, u[i].dst) == -1)
+      return bad (rd, "%s=%s: expected a whole number from 0 to %" PRIu64,
+                  col_names[u[i].col], f[w[u[i].col]], u[i].max);
+  if (parse_u64 (f[w[C_CONN]], UINT32_MAX, &conn) == -1)
+    return bad (rd, "conn=%s: expected a connection number from 0 to %"
+                PRIu32, f[w[C_CONN]], UINT32_MAX);
+  if (parse_u64 (f[w[C_QLEN]], UINT32_MAX, &qlen) == -1)
+    return bad (rd, "queue_len=%s: expected a whole number from 0 to %"
+                PRIu32, f[w[C_QLEN]], UINT32_MAX);
+  if (parse_u64 (f[w[C_FUA]], 1, &fua) == -1)
+    return bad (rd, "fua=%s: expected 0 or 1", f[w[C_FUA]]);
+  r->late_ns = -1;
+  if (*f[w[C_LATE]] && parse_i64 (f[w[C_LATE]], &r->late_ns) == -1)
+    return bad (rd, "late_ns=%s: expected empty or a signed whole number",
+                f[w[C_LATE]]);
+  r->conn = (uint32_t) conn;
+  r->queue_len = (uint32_t) qlen;
+  r->fua = fua == 1;
+  return 0;
+}
+
+static int
+parse_op (struct reader *rd, struct trace_row *r, const char *name)
+{
+  int op;
+
+  for (op = 0; op < IO_OP_COUNT; op++)
+    if (strcmp (io_op_name ((enum io_op) op), name) == 0) {
+      r->io_op = (enum io_op) op;
+      snprintf (r->op, sizeof r->op, "%s", name);
+      return 0;
+    }
+  return bad (rd, "op=%s: unknown operation (expected read, write, flush, "
+              "trim or zero)", name);
+}
+
+static int
+parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
+{
+  static const char *const outcomes[] = { "ok", "error", "aborted" };
+  size_t i;
+
+  for (i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++)
+    if (strcmp (outcomes[i], name) == 0) {
+      snprintf (r->outcome, sizeof r->outcome, "%s", name);
+      return 0;
+    }
+  return bad (rd, "outcome=%s: expected ok, error or aborted", name);
+}
+
+/* What the plugin can have written: every row in a trace reached the
+ * drive, so it has a service interval after its arrival, and the
+ * parts of its service time fit in that interval.
+ */
+static int
+check_row (struct reader *rd, const struct trace_row *r)
+{
+  if (r->length > UINT64_MAX - r->offset)
+    return bad (rd, "offset=%" PRIu64 " length=%" PRIu64 ": the extent "
+                "wraps around 2^64", r->offset, r->length);
+  if (r->io_op == IO_FLUSH && (r->offset != 0 || r->length != 0))
+    return bad (rd, "a flush with offset=%" PRIu64 " length=%" PRIu64
+                " (a flush has neither)", r->offset, r->length);
+  if (r->fua && (r->io_op == IO_READ || r->io_op == IO_FLUSH))
+    return bad (rd, "fua=1 on a %s (only writes, trims and zeroes have it)",
+                r->op);
+  if (!(r->arrival <= r->start && r->start <= r->done))
+    return bad (rd, "arrival_ns=%" PRIu64 " start_ns=%" PRIu64 " done_ns=%"
+                PRIu64 ": expected arrival <= start <= done",
+                r->arrival, r->start, r->done);
+  /* Each part is at most 2^62, so the sum cannot wrap. */
+  if (r->seek_ns + r->rot_ns + r->xfer_ns > r->done - r->start)
+    return bad (rd, "seek_ns + rot_ns + xfer_ns = %" PRIu64 ": more than "
+                "the service time done_ns - start_ns = %" PRIu64,
+                r->seek_ns + r->rot_ns + r->xfer_ns, r->done - r->start);
+  return 0;
+}
+
+static int
+parse_row (struct reader *rd, struct trace_row *r, char **f, const int *w)
+{
+  memset (r, 0, sizeof *r);
+  r->line = rd->line;
+  if (parse_op (rd, r, f[w[C_OP]]) == -1
+      || parse_outcome (rd, r, f[w[C_OUTCOME]]) == -1
+      || parse_numbers (rd, r, f, w) == -1)
+    return -1;
+  return check_row (rd, r);
+}
+
+/* Reads one line; 0 at the end, -1 if it does not fit in 'line'. */
+static int
+read_line (FILE *fp, char *line, size_t len)
+{
+  size_t n;
+
+  if (!fgets (line, (int) len, fp))
+    return 0;
+  n = strlen (line);
+  if (n == len - 1 && line[n - 1] != '\n' && !feof (fp))
+    return -1;
+  return 1;
+}
+
+static int
+by_id (const void *a, const void *b)
+{
+  const struct trace_row *x = *(const struct trace_row *const *) a;
+  const struct trace_row *y = *(const struct trace_row *const *) b;
+
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The plugin numbers requests once each: a repeated id is a mangled
+ * or concatenated trace.
+ */
+static int
+check_ids (struct reader *rd, const struct trace_row *rows, long n)
+{
+  const struct trace_row **sorted;
+  long i;
+  int r = 0;
+
+  if (n < 2)
+    return 0;
+  sorted = malloc ((size_t) n * sizeof *sorted);
+  if (!sorted)
+    return bad (rd, "out of memory");
+  for (i = 0; i < n; i++)
+    sorted[i] = &rows[i];
+  qsort (sorted, (size_t) n, sizeof *sorted, by_id);
+  for (i = 1; i < n && r == 0; i++)
+    if (sorted[i]->id == sorted[i - 1]->id) {
+      rd->line = sorted[i]->line;
+      r = bad (rd, "id=%" PRIu64 " repeats the id of line %lu",
+               sorted[i]->id, sorted[i - 1]->line);
+    }
+  free (sorted);
+  return r;
+}
+
+static int
+grow (struct reader *rd, struct trace_row **rows, long *cap)
+{
+  struct trace_row *bigger;
+
+  if (*cap > (long) (SIZE_MAX / 2 / sizeof **rows))
+    return bad (rd, "too many rows");
+  bigger = realloc (*rows, (size_t) *cap * 2 * sizeof **rows);
+  if (!bigger)
+    return bad (rd, "out of memory");
+  *rows = bigger;
+  *cap *= 2;
+  return 0;
+}
+
+static long
+read_rows (struct reader *rd, FILE *fp, struct trace_row **rows)
+{
+  char line[1024];
+  int where[C_COUNT], ncols, got;
+  long n = 0, cap = 256;
+
+  rd->line = 1;
+  got = read_line (fp, line, sizeof line);
+  if (got == 0 && ferror (fp))
+    return bad (rd, "%s", strerror (errno));
+  if (got == 0)
+    return bad (rd, "empty file, expected a header");
+  if (got < 0)
+    return bad (rd, "header longer than %zu bytes", sizeof line - 2);
+  if ((ncols = map_header (rd, line, where)) < 0)
+    return -1;
+  if (!(*rows = malloc ((size_t) cap * sizeof **rows)))
+    return bad (rd, "out of memory");
+  while (rd->line++, (got = read_line (fp, line, sizeof line)) != 0) {
+    char *fields[MAX_COLS];
+    int nf;
+
+    if (got < 0)
+      return bad (rd, "line longer than %zu bytes", sizeof line - 2);
+    if (line[strspn (line, "\r\n")] == '\0')
+      continue;                 /* a blank line, e.g. at the end */
+    nf = split (line, fields);
+    if (nf != ncols)
+      return bad (rd, "%d fields, expected %d as in the header",
+                  nf < 0 ? MAX_COLS + 1 : nf, ncols);
+    if (n == cap && grow (rd, rows, &cap) == -1)
+      return -1;
+    if (parse_row (rd, &(*rows)[n], fields, where) == -1)
+      return -1;
+    n++;
+  }
+  if (ferror (fp))
+    return bad (rd, "%s", strerror (errno));
+  return check_ids (rd, *rows, n) == -1 ? -1 : n;
 }
 
 long
-trace_read (const char *path, struct trace_row **rows)
+trace_read (const char *path, struct trace_row **rows, char *err,
+            size_t errlen)
 {
+  struct reader rd = { .path = path, .err = err, .errlen = errlen };
   FILE *fp = fopen (path, "r");
-  char line[1024];
-  int where[C_COUNT], ncols;
-  long n = 0, cap = 256;
+  long n;
 
   *rows = NULL;
-  if (!fp)
-    return -1;
-  if (!fgets (line, sizeof line, fp) || (ncols = map_header (line, where)) < 0) {
-    fclose (fp);
+  if (!fp) {
+    snprintf (err, errlen, "%s: %s", path, strerror (errno));
     return -1;
   }
-  *rows = malloc ((size_t) cap * sizeof **rows);
-  while (fgets (line, sizeof line, fp)) {
-    char *fields[MAX_COLS];
-    if (split (line, fields) != ncols) {
-      fclose (fp);
+  n = read_rows (&rd, fp, rows);
+  fclose (fp);
+  if (n < 0) {
+    free (*rows);
+    *rows = NULL;
+  }
+  return n;
+}
+
+int
+trace_check_extents (const char *path, const struct trace_row *rows, long n,
+                     uint64_t size, char *err, size_t errlen)
+{
+  long i;
+
+  for (i = 0; i < n; i++) {
+    const struct trace_row *r = &rows[i];
+    /* trace_read ensured offset + length does not wrap. */
+    if (r->offset + r->length > size) {
+      snprintf (err, errlen, "%s:%lu: %s at offset=%" PRIu64 " length=%"
+                PRIu64 " ends beyond the image (size=%" PRIu64 ")",
+                path, r->line, r->op, r->offset, r->length, size);
       return -1;
     }
-    if (n == cap)
-      *rows = realloc (*rows, (size_t) (cap *= 2) * sizeof **rows);
-    fill (&(*rows)[n++], fields, where);
   }
-  fclose (fp);
-  return n;
+  return 0;
 }
