@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disksim_import.h"   /* h-dsparse hook, see below */
 #include "hdd_int.h"
 #include "param.h"
 
@@ -254,6 +255,10 @@ hdd_params_load_profile (struct hdd_params *p, const char *name, char *err,
   const struct profile *prof;
   size_t len = strlen (name);
 
+  /* h-dsparse hook: DiskSim .parv/.diskspecs through the importer
+     (to move into the loader's dispatch by file type). */
+  if (disksim_is_profile_file (name))
+    return disksim_import_file (name, p, err, errlen);
   if (strchr (name, '/') || (len > 4 && strcmp (name + len - 4, ".ini") == 0))
     return profile_load_ini (p, name, err, errlen);
   prof = profile_find (name);
