@@ -285,14 +285,18 @@ lex (struct parser *p, struct token *t)
     size_t start;
 
     memset (t, 0, sizeof *t);
-    if (p->failed || p->depth == 0) {
-      t->t = p->failed ? T_BAD : T_EOF;
+    if (p->failed) {
+      t->t = T_BAD;
       return;
     }
     in = &p->in[p->depth - 1];
     skip_space (in);
     t->at = (struct dsp_where) { in->path, in->line };
     if (in->text[in->pos] == '\0') {
+      if (p->depth == 1) {      /* the end, where the top file ends */
+        t->t = T_EOF;
+        return;
+      }
       /* End of an included file: back to the includer. */
       free (in->text);
       in->text = NULL;
@@ -402,8 +406,8 @@ push_input (struct parser *p, const char *name, struct dsp_where from)
   }
   for (i = 0; i < p->depth; i++)
     if (strcmp (p->in[i].path, path) == 0) {
-      fail_at (p, from, "source %s: includes itself (through %s)", name,
-               p->in[p->depth - 1].path);
+      fail_at (p, from, "source %s: a cycle (%s is already being read)",
+               name, path);
       return -1;
     }
   in = &p->in[p->depth];
@@ -730,7 +734,8 @@ parse_param (struct parser *p, struct dsp_block *b, size_t *cap)
     for (i = 0; i < names->n; i++)
       if (names->items[i]->kind != DSP_STRING) {
         fail_at (p, names->items[i]->at, "a list of names before '=' "
-                 "holds a %s", dsp_kind_name (names->items[i]->kind));
+                 "holds names only (found %s)",
+                 dsp_kind_name (names->items[i]->kind));
         return false;
       }
   }
