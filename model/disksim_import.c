@@ -61,6 +61,7 @@ struct spec {
 };
 
 #define KEY(f) offsetof (struct ds_drive, f)
+#define HDD_ERRLEN_DS 512
 #define MS 10000.0              /* no overhead or delay above 10 s */
 #define FLAG 0, 1
 #define NONE (-1)
@@ -481,7 +482,8 @@ num_list (struct ctx *c, const struct dsp_block *b, const char *name,
   size_t i;
 
   if (!l)
-    return fail (c, b->at, "this seek type needs '%s'", name);
+    return fail (c, where (b, "Seek type"), "this seek type needs '%s'",
+                 name);
   if (l->n != n)
     return fail (c, l->at, "%s: %zu values, expected %zu", name, l->n, n);
   for (i = 0; i < n; i++) {
@@ -581,8 +583,11 @@ load_seek (struct ctx *c, struct ds_drive *d, const struct dsp_block *b)
       return fail (c, f->at, "out of memory");
     r = ds_seek_read_curve (s, path, c->err, c->errlen);
     free (path);
-    if (r == -1)
-      c->failed = true;
+    if (r == -1) {
+      char why[HDD_ERRLEN_DS];
+      snprintf (why, sizeof why, "%s", c->err);
+      return fail (c, f->at, "Full seek curve = %s: %s", f->s, why);
+    }
     return r;
   }
   }
