@@ -643,6 +643,13 @@ START_TEST (test_refusals)
   refused ("models/tiny.model", "Skew for track switch = 8.0",
            "Skew for track switch = 5.0", "Skew for track switch = 5 "
            "sectors (zone 1): hddsim takes one track-skew time");
+  /* 90 sectors in zone 1: hddsim's equal-cylinder zones for 18000
+     blocks are 48 cylinders each (18000 / (2 x 190), up), not 50. */
+  refused_at ("models/tiny.model", "Blocks per track = 80",
+              "Blocks per track = 90", "Blocks per track = 100",
+              "zone 0 (cylinders 0..49, 100 sectors per track, LBNs from "
+              "0): hddsim's zones=2 sectors-outer=100 sectors-inner=90 put "
+              "other cylinders");
   refused ("models/tiny.model", "Offset of first block = 0.0",
            "Offset of first block = 3", "Offset of first block = 3 (zone "
            "1): hddsim's zones start at angle 0");
