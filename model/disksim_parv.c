@@ -333,23 +333,37 @@ static char *
 read_file (struct parser *p, const char *path, struct dsp_where from)
 {
   FILE *fp = fopen (path, "r");
-  char *buf;
-  size_t n;
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
 
   if (!fp) {
     fail_at (p, from, "cannot open %s: %s", path, strerror (errno));
     return NULL;
   }
-  buf = malloc (DSP_FILE_MAX + 1);
-  if (!buf) {
-    fclose (fp);
-    fail_at (p, from, "out of memory");
-    return NULL;
+  for (;;) {
+    if (n == cap) {
+      char *nb;
+      cap = cap ? 2 * cap : 8192;
+      if (cap > DSP_FILE_MAX + 1)
+        cap = DSP_FILE_MAX + 1;
+      nb = n == cap ? NULL : realloc (buf, cap + 1);
+      if (!nb) {
+        fail_at (p, from, "%s: %s", path, n == cap
+                 ? "larger than 16 MiB, not a parameter file"
+                 : "out of memory");
+        fclose (fp);
+        free (buf);
+        return NULL;
+      }
+      buf = nb;
+    }
+    size_t got = fread (buf + n, 1, cap - n, fp);
+    n += got;
+    if (got == 0)
+      break;
   }
-  n = fread (buf, 1, DSP_FILE_MAX + 1, fp);
-  if (ferror (fp) || n > DSP_FILE_MAX) {
-    fail_at (p, from, "%s: %s", path, ferror (fp) ? strerror (errno)
-             : "larger than 16 MiB, not a parameter file");
+  if (ferror (fp)) {
+    fail_at (p, from, "%s: %s", path, strerror (errno));
     fclose (fp);
     free (buf);
     return NULL;

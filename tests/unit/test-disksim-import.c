@@ -796,6 +796,8 @@ import_suite (void)
   Suite *s = suite_create ("disksim-import");
   TCase *tc = tcase_create ("import");
 
+  /* Valgrind on a shared 2-core machine: seconds per test. */
+  tcase_set_timeout (tc, 60);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_ltop_per_track_and_cylinder);
   tcase_add_test (tc, test_ltop_range_zone_disk_tracks);

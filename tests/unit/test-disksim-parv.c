@@ -390,6 +390,8 @@ parv_suite (void)
   Suite *s = suite_create ("disksim-parv");
   TCase *tc = tcase_create ("parser");
 
+  /* Valgrind on a shared 2-core machine: seconds per test. */
+  tcase_set_timeout (tc, 60);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_values);
   tcase_add_test (tc, test_lists_and_blocks);
