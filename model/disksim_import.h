@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "disksim_parv.h"
 
@@ -172,6 +173,13 @@ extern int ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
 /* The loader's entry point: profile=FILE.parv or FILE.diskspecs. */
 extern int disksim_import_file (const char *path, struct hdd_params *out,
                                 char *err, size_t errlen);
+
+/* Print every reason the model cannot take the drive, one a line
+ * ("FILE:LINE: KEY = VALUE: why"), for a listing of what a drive
+ * needs.  The number of reasons (0: it imports), or -1 if the files
+ * do not load (the error printed).
+ */
+extern int disksim_check_file (const char *path, FILE *fp);
 
 /* Whether a profile name is a DiskSim file (by its suffix). */
 extern bool disksim_is_profile_file (const char *name);

@@ -8,6 +8,31 @@
  * model's own parameter table (hdd_params_set) and the geometry the
  * model would build (geom_init), so the import cannot drift from what
  * the model does.
+ *
+ * Read but without effect on one disk's timing here, and why:
+ *   Scheduler, Max queue length <= 1   the order is sched='s business
+ *   Print stats, Avg sectors per cylinder, Calc sector by sector
+ *                                      statistics, a scheduler hint, and
+ *                                      (the manual) no effect
+ *   Hold bus entire read/write xfer, Never disconnect, Disconnect write
+ *   if seek, Set watermark by reqsize  bus ownership only: cost nothing
+ *                                      while disconnect and reselect
+ *                                      overheads and water marks are 0
+ *                                      (refused otherwise)
+ *   Read directly to buffer            the buffer never fills: the
+ *                                      interface keeps up with the media
+ *                                      (refused otherwise)
+ *   Maximum number of write segments, Combine seq writes, Write hit stop
+ *   prefetch                           write caching only (refused)
+ *   the five Extradisc values          only with Extra write disconnect
+ *                                      = 1 (refused)
+ *   Single cylinder / Full strobe seek time, Average seek time
+ *                                      only for the seek types that use
+ *                                      them
+ *   every other component's keys       statistics, buses and controllers
+ *                                      (but their block transfer times and
+ *                                      'Scale for delays', which count),
+ *                                      synthetic workloads
  */
 
 #include <inttypes.h>
@@ -590,6 +615,18 @@ map_controller (struct out *o, const struct ds_drive *d)
   }
 }
 
+static void
+map_all (struct out *o, const struct ds_drive *d, struct hdd_params *p)
+{
+  map_system (o, d);
+  map_mech (o, d, p);
+  map_layout (o, d, p);
+  map_interface (o, d, p);
+  map_cache (o, d, p);
+  map_overheads (o, d, p);
+  map_controller (o, d);
+}
+
 int
 ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
                     void (*each) (const char *, void *), void *opaque,
@@ -602,13 +639,7 @@ ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
   snprintf (p->description, sizeof p->description, "DiskSim %.100s, %"
             PRIu64 " blocks (%.100s)", d->name, d->layout.blocks,
             d->tree->path);
-  map_system (&o, d);
-  map_mech (&o, d, p);
-  map_layout (&o, d, p);
-  map_interface (&o, d, p);
-  map_cache (&o, d, p);
-  map_overheads (&o, d, p);
-  map_controller (&o, d);
+  map_all (&o, d, p);
   if (o.n) {
     if (o.n == 1)
       snprintf (err, errlen, "%s", o.first);
@@ -643,4 +674,28 @@ disksim_is_profile_file (const char *name)
 
   return (n > 5 && strcmp (name + n - 5, ".parv") == 0)
     || (n > 10 && strcmp (name + n - 10, ".diskspecs") == 0);
+}
+
+static void
+print_reason (const char *why, void *fp)
+{
+  fprintf (fp, "%s\n", why);
+}
+
+int
+disksim_check_file (const char *path, FILE *fp)
+{
+  char err[HDD_ERRLEN];
+  struct ds_drive *d = ds_drive_load (path, err, sizeof err);
+  struct hdd_params p;
+  struct out o = { .each = print_reason, .opaque = fp };
+
+  if (!d) {
+    fprintf (fp, "%s\n", err);
+    return -1;
+  }
+  params_defaults (&p);
+  map_all (&o, d, &p);
+  ds_drive_free (d);
+  return (int) o.n;
 }

@@ -729,6 +729,22 @@ START_TEST (test_missing_and_choice)
   spit (path, "disksim_bus B { type = 1 }\n");
   ck_assert_ptr_null (ds_drive_load (path, err, sizeof err));
   ck_assert_msg (strstr (err, "no disksim_disk block") != NULL, "%s", err);
+  /* The listing of every reason. */
+  {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream (&buf, &len);
+    ck_assert_int_eq (disksim_check_file (DATA "tiny.parv", fp), 0);
+    ck_assert_int_gt (disksim_check_file (DATA "barracuda.parv", fp), 1);
+    fclose (fp);
+    ck_assert_ptr_nonnull (strstr (buf, DATA "barracuda.model:182: Seek "
+                                   "type = extracted"));
+    ck_assert_ptr_nonnull (strstr (buf, DATA "barracuda.diskspecs:49: Fast "
+                                   "write level = 1"));
+    ck_assert_ptr_nonnull (strstr (buf, DATA "barracuda.diskspecs:61: Read "
+                                   "miss over. after write = 0.56813 ms"));
+    free (buf);
+  }
   ck_assert (disksim_is_profile_file ("a/b.parv"));
   ck_assert (disksim_is_profile_file ("x.diskspecs"));
   ck_assert (!disksim_is_profile_file ("x.model"));
