@@ -71,7 +71,7 @@ static const struct spec disk_specs[] = {
   { "Scheduler", K_IGNORE, true, 0, 0, NONE },  /* ordering is sched= */
   { "Max queue length", K_INT, true, 0, 1e6, KEY (max_queue) },
   { "Bulk sector transfer time", K_NUM, true, 0, MS, KEY (bulk) },
-  { "Segment size (in blks)", K_INT, true, 0, 1 << 24, KEY (seg_size) },
+  { "Segment size (in blks)", K_INT, true, 1, 1 << 24, KEY (seg_size) },
   { "Number of buffer segments", K_INT, true, 0, 1e4, KEY (segments) },
   { "Print stats", K_IGNORE, true, 0, 0, NONE },
   { "Per-request overhead time", K_NUM, true, 0, MS, KEY (per_request) },
@@ -89,18 +89,19 @@ static const struct spec disk_specs[] = {
   { "Preseeking level", K_INT, true, 0, 2, KEY (preseek) },
   { "Never disconnect", K_INT, true, FLAG, KEY (never_disc) },
   { "Avg sectors per cylinder", K_IGNORE, true, 0, 0, NONE },
-  { "Maximum number of write segments", K_INT, true, 0, 1e4,
+  { "Maximum number of write segments", K_INT, true, 1, 1e4,
     KEY (write_segs) },
   { "Use separate write segment", K_INT, true, FLAG, KEY (sep_write_seg) },
   { "Low (write) water mark", K_NUM, true, 0, 1, KEY (low_wm) },
   { "High (read) water mark", K_NUM, true, 0, 1, KEY (high_wm) },
   { "Set watermark by reqsize", K_INT, true, FLAG, KEY (wm_by_req) },
   { "Calc sector by sector", K_IGNORE, true, 0, 0, NONE },
-  { "Enable caching in buffer", K_INT, true, 0, 1e9, KEY (caching) },
+  { "Enable caching in buffer", K_INT, true, 0, 2, KEY (caching) },
   { "Buffer continuous read", K_INT, true, 0, 4, KEY (cont_read) },
   { "Minimum read-ahead (blks)", K_INT, true, 0, 1 << 24, KEY (ra_min) },
   { "Maximum read-ahead (blks)", K_INT, true, 0, 1 << 24, KEY (ra_max) },
-  { "Read-ahead over requested", K_INT, true, FLAG, KEY (ra_over) },
+  /* DiskSim also takes -1 (undocumented; refused by the mapping). */
+  { "Read-ahead over requested", K_INT, true, -1, 1, KEY (ra_over) },
   { "Read-ahead on idle hit", K_INT, true, FLAG, KEY (ra_idle_hit) },
   { "Read any free blocks", K_INT, true, FLAG, KEY (read_any_free) },
   { "Fast write level", K_INT, true, 0, 2, KEY (fast_write) },
@@ -134,8 +135,8 @@ static const struct spec disk_specs[] = {
   { "Extradisc 2nd disconnect overhead", K_NUM, true, 0, MS, NONE },
   { "Extradisc seek delta", K_NUM, true, 0, MS, NONE },
   { "Minimum seek delay", K_NUM, true, 0, MS, KEY (min_seek_delay) },
-  { "Immediate buffer read", K_INT, true, FLAG, KEY (imm_read) },
-  { "Immediate buffer write", K_INT, true, FLAG, KEY (imm_write) },
+  { "Immediate buffer read", K_INT, true, 0, 2, KEY (imm_read) },
+  { "Immediate buffer write", K_INT, true, 0, 2, KEY (imm_write) },
   { NULL },
 };
 
@@ -616,13 +617,30 @@ load_mech (struct ctx *c, struct ds_drive *d, const struct dsp_block *b)
 
 /* ---- the disk and the other components ---- */
 
+/* The bounds between keys that DiskSim checks. */
+static int
+check_cache (struct ctx *c, const struct ds_drive *d)
+{
+  if (d->ra_max.v > d->seg_size.v)
+    return fail (c, d->ra_max.at, "Maximum read-ahead (blks) = %g: more "
+                 "than the segment (%g blocks)", d->ra_max.v, d->seg_size.v);
+  if (d->ra_min.v > d->seg_size.v)
+    return fail (c, d->ra_min.at, "Minimum read-ahead (blks) = %g: more "
+                 "than the segment (%g blocks)", d->ra_min.v, d->seg_size.v);
+  if (d->write_segs.v > d->segments.v)
+    return fail (c, d->write_segs.at, "Maximum number of write segments = "
+                 "%g: more than the %g segments", d->write_segs.v,
+                 d->segments.v);
+  return 0;
+}
+
 static int
 load_disk (struct ctx *c, struct ds_drive *d, const struct dsp_block *b)
 {
   const struct dsp_block *dm, *mech, *layout;
 
   snprintf (d->name, sizeof d->name, "%s", b->name);
-  if (check_block (c, b, disk_specs, d) == -1)
+  if (check_block (c, b, disk_specs, d) == -1 || check_cache (c, d) == -1)
     return -1;
   dm = sub_block (c, b, "Model", "dm_disk");
   if (!dm || check_block (c, dm, dm_disk_specs, NULL) == -1)

@@ -558,7 +558,8 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 static void
 map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  /* DiskSim takes any non-zero value for "on". */
+  /* 2 is allowed by DiskSim and not defined by the manual; DiskSim's
+     cache code takes any non-zero value for "on". */
   if (d->caching.v == 0) {
     p->cache = CACHE_OFF;
     p->readahead = 0;

@@ -677,6 +677,9 @@ START_TEST (test_refusals)
   refused ("tiny.diskspecs", "Time scale for overheads = 1.0",
            "Time scale for overheads = -1.0",
            "Time scale for overheads = -1: out of range");
+  refused ("tiny.diskspecs", "Maximum read-ahead (blks) = 0",
+           "Maximum read-ahead (blks) = 65", "Maximum read-ahead (blks) = "
+           "65: more than the segment (64 blocks)");
   refused ("tiny.diskspecs", "  Print stats = 1,\n", "  Frobnicate = 1,\n",
            "'Frobnicate': not a parameter of disksim_disk");
   refused_at ("tiny.diskspecs", "  Print stats = 1,",
