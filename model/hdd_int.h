@@ -216,6 +216,7 @@ extern int profile_file_begin (struct hdd_params *, const char *path,
 typedef int profile_file_loader (struct hdd_params *p, const char *path,
                                  char *err, size_t errlen);
 extern profile_file_loader profile_load_ini;
+extern profile_file_loader profile_load_disksim;   /* .parv, .diskspecs */
 
 /* ---- layout.c: what the parameters fix once ---- */
 

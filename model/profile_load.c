@@ -7,7 +7,7 @@
  * not set keep those values.
  *
  * File formats are chosen by the file name's ending (profile_formats
- * below).  A new format (DiskSim's .parv) is one function of type
+ * below).  A new format (as DiskSim's .parv was) is one function of type
  * profile_file_loader and one row in that table; its loader calls
  * profile_file_begin first, then hdd_params_set for each value, and
  * names the file and the line in its errors.
@@ -23,7 +23,9 @@ static const struct {
   const char *suffix;
   profile_file_loader *load;
 } profile_formats[] = {
-  { ".ini", profile_load_ini },
+  { ".ini", profile_load_ini },         /* first: the format of a bare PATH */
+  { ".parv", profile_load_disksim },
+  { ".diskspecs", profile_load_disksim },
 };
 
 #define NFORMATS (sizeof profile_formats / sizeof profile_formats[0])
