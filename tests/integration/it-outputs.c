@@ -375,6 +375,38 @@ START_TEST (test_symlinks_written_through)
 }
 END_TEST
 
+/* A pipe is a trace's stream: read while the server runs (here, the
+ * pipe's buffer holds the 20 lines until the server has gone).
+ */
+START_TEST (test_trace_to_pipe)
+{
+  struct server s;
+  char copy[160], buf[65536];
+  struct trace_row *rows;
+  ssize_t n;
+  FILE *fp;
+  int fd;
+
+  server_prepare (&s, IMAGE_BYTES);
+  ck_assert_int_eq (mkfifo (s.trace, 0644), 0);
+  fd = open (s.trace, O_RDONLY | O_NONBLOCK);
+  ck_assert_int_ge (fd, 0);
+  server_start (&s, zero_drive);
+  serve_reads (&s, 20);
+  server_stop (&s, NULL);
+  snprintf (copy, sizeof copy, "%s/copy.csv", s.dir);
+  fp = fopen (copy, "w");
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    fwrite (buf, 1, (size_t) n, fp);
+  fclose (fp);
+  close (fd);
+  ck_assert_int_eq (trace_read (copy, &rows), 20);
+  free (rows);
+  ck_assert_uint_eq (stats_value (s.stats, "trace_lost"), 0);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* Start the server with its stderr in dir/nbdkit.err. */
 static void
 start_capturing (struct server *s, const char *const *params, char *errfile,
@@ -484,6 +516,7 @@ outputs_suite (void)
   tcase_add_test (startup, test_pipe_without_reader_refused);
   tcase_add_test (startup, test_dangling_stats_link_refused);
   tcase_add_test (run, test_symlinks_written_through);
+  tcase_add_test (run, test_trace_to_pipe);
   tcase_add_test (run, test_trace_disk_full_later);
   tcase_add_test (run, test_stats_disk_full_later);
   /* nbdkit preloaded with ASan hangs on exit after a failed start-up
