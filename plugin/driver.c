@@ -30,8 +30,7 @@
 #include "debug.h"
 #include "realtime.h"
 #include "driver.h"
-#include "stats.h"
-#include "trace.h"
+#include "recorder.h"
 
 /* How long a waiting worker sleeps before checking whether the server
  * is shutting down or its client went away.
@@ -54,15 +53,11 @@ static struct {
   uint64_t spin_ns;
   bool realtime;
   uint64_t next_id;
-  FILE *trace;
-  struct stats *stats;
-  char *stats_path;
 
   struct ev_loop *loop;
   ev_async wake;
   ev_async quit;
   ev_timer decision_timer;
-  ev_timer stats_timer;
   pthread_t thread;
   bool thread_running;
 } drv = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -96,13 +91,14 @@ flight_free (struct flight *f)
   free (f);
 }
 
-/* Record a request's end in the trace and the stats; lock held. */
+/* Record a request's end in the trace and the stats: a copy handed to
+ * the recorder's writer thread (recorder.c), cheap enough to make
+ * under the lock.
+ */
 static void
 record (const struct req *r, int64_t late_ns, enum req_outcome outcome)
 {
-  if (drv.trace)
-    trace_write (drv.trace, r, late_ns, outcome);
-  stats_record (drv.stats, r, late_ns, outcome);
+  recorder_push (r, late_ns, outcome);
 }
 
 static void
@@ -160,32 +156,6 @@ on_decision_timer (struct ev_loop *loop, ev_timer *w, int revents)
 }
 
 static void
-write_stats (void)
-{
-  struct stats *snap;
-  uint64_t elapsed;
-
-  pthread_mutex_lock (&drv.lock);
-  snap = stats_snapshot (drv.stats);
-  elapsed = model_now ();
-  if (drv.trace)
-    fflush (drv.trace);
-  pthread_mutex_unlock (&drv.lock);
-  if (!snap)
-    return;
-  if (drv.stats_path && stats_write (snap, drv.stats_path, elapsed) == -1)
-    nbdkit_debug ("stats: %s: %m", drv.stats_path);
-  stats_free (snap);
-}
-
-static void
-on_stats_timer (struct ev_loop *loop, ev_timer *w, int revents)
-{
-  (void) loop; (void) w; (void) revents;
-  write_stats ();
-}
-
-static void
 on_quit (struct ev_loop *loop, ev_async *w, int revents)
 {
   (void) w; (void) revents;
@@ -231,9 +201,6 @@ start_dispatcher (void)
   ev_async_init (&drv.quit, on_quit);
   ev_async_start (drv.loop, &drv.quit);
   ev_timer_init (&drv.decision_timer, on_decision_timer, 0., 0.);
-  ev_timer_init (&drv.stats_timer, on_stats_timer, 1., 1.);
-  if (drv.stats_path)
-    ev_timer_start (drv.loop, &drv.stats_timer);
 
   /* Signals belong to nbdkit's own threads. */
   sigfillset (&all);
@@ -262,34 +229,21 @@ driver_start (const struct driver_config *cfg)
   }
   drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
                            &hooks, NULL);
-  drv.stats = stats_new ();
-  if (!drv.engine || !drv.stats) {
+  if (!drv.engine) {
     nbdkit_error ("out of memory");
     return -1;
   }
   drv.spin_ns = cfg->spin_ns;
   drv.realtime = cfg->realtime;
-  if (cfg->trace_path) {
-    drv.trace = trace_open (cfg->trace_path);
-    if (!drv.trace) {
-      nbdkit_error ("trace=%s: %m", cfg->trace_path);
-      return -1;
-    }
-  }
-  if (cfg->stats_path) {
-    drv.stats_path = strdup (cfg->stats_path);
-    if (!drv.stats_path) {
-      nbdkit_error ("strdup: %m");
-      return -1;
-    }
-  }
-  return 0;
+  return recorder_start (cfg->trace_path, cfg->stats_path);
 }
 
 int
 driver_after_fork (void)
 {
   drv.epoch = monotonic_ns ();
+  if (recorder_after_fork (drv.epoch) == -1)
+    return -1;
   return start_dispatcher ();
 }
 
@@ -309,29 +263,14 @@ driver_stop (void)
     engine_advance (drv.engine, ENGINE_NEVER - 1);
     pthread_mutex_unlock (&drv.lock);
   }
-  if (drv.stats) {
-    write_stats ();
-    if (stats_count (drv.stats) > 0)
-      nbdkit_debug ("lateness over %" PRIu64 " requests: p50 %" PRIu64
-                    " ns, p99 %" PRIu64 " ns, p99.9 %" PRIu64 " ns",
-                    stats_count (drv.stats), stats_lateness (drv.stats, 0.5),
-                    stats_lateness (drv.stats, 0.99),
-                    stats_lateness (drv.stats, 0.999));
-  }
+  recorder_stop ();
   if (drv.loop)
     ev_loop_destroy (drv.loop);
-  if (drv.trace)
-    fclose (drv.trace);
   engine_free (drv.engine);
   hdd_free (drv.hdd);
-  stats_free (drv.stats);
-  free (drv.stats_path);
   drv.loop = NULL;
-  drv.trace = NULL;
   drv.engine = NULL;
   drv.hdd = NULL;
-  drv.stats = NULL;
-  drv.stats_path = NULL;
 }
 
 static struct flight *
@@ -457,8 +396,9 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
 
   pthread_mutex_lock (&drv.lock);
   engine_advance (drv.engine, delivered - drv.epoch);
-  record (&f->req, late, outcome);
   pthread_mutex_unlock (&drv.lock);
+  /* f has left the engine: its record needs no lock. */
+  record (&f->req, late, outcome);
   ev_async_send (drv.loop, &drv.wake);
   if (hddsim_debug_timing)
     nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRId64 " ns",

@@ -1,14 +1,35 @@
-/* hddsim: running statistics (stats=FILE), written as JSON. */
+/* hddsim: running statistics (stats=FILE), written as JSON.
+ *
+ * The file is a snapshot replaced about once a second: written whole
+ * to a temporary file beside it, then renamed over it, so that a
+ * reader never sees half a snapshot.  A rename replaces a directory
+ * entry, whatever it is, so stats= accepts only a regular file (or a
+ * name that does not exist yet) and refuses anything else at start-up:
+ * renaming over /dev/full would replace the device node.  Writing a
+ * device or a pipe in place instead would turn a snapshot into a
+ * stream of JSON documents, which is what trace= is for.  A symbolic
+ * link is written through: the file it names is replaced, the link
+ * stays.  The temporary file is created afresh (mkstemp), so nothing
+ * but a file this process created is ever renamed.
+ */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#define NBDKIT_API_VERSION 2
+#include <nbdkit-plugin.h>
 
 #include "latency_hist.h"
 #include "stats.h"
+#include "trace.h"
 
 struct counter {
   uint64_t requests;
@@ -27,6 +48,8 @@ struct stats {
   uint64_t busy_ns;             /* modeled service time, summed */
   uint64_t queue_len_sum;
   uint32_t queue_len_max;
+  uint64_t trace_lost;          /* records the trace could not take */
+  uint64_t stats_write_errors;  /* snapshots that could not be written */
   struct latency_hist lateness;
   struct latency_hist response;
 };
@@ -62,7 +85,7 @@ conn_counter (struct stats *s, uint32_t conn)
 }
 
 static void
-count (struct counter *c, const struct req *r)
+count (struct counter *c, const struct trace_record *r)
 {
   c->requests++;
   c->bytes += r->io.length;
@@ -70,16 +93,15 @@ count (struct counter *c, const struct req *r)
 }
 
 void
-stats_record (struct stats *s, const struct req *r, int64_t late_ns,
-              enum req_outcome outcome)
+stats_record (struct stats *s, const struct trace_record *r)
 {
   struct counter *c;
 
-  if (outcome == OUTCOME_ABORTED) {
+  if (r->outcome == OUTCOME_ABORTED) {
     s->aborted++;
     return;
   }
-  if (outcome == OUTCOME_IO_ERROR)
+  if (r->outcome == OUTCOME_IO_ERROR)
     s->errors++;
   count (&s->op[r->io.op], r);
   c = conn_counter (s, r->conn);
@@ -92,30 +114,18 @@ stats_record (struct stats *s, const struct req *r, int64_t late_ns,
   if (r->queue_len > s->queue_len_max)
     s->queue_len_max = r->queue_len;
   latency_hist_add (&s->response, r->done - r->arrival);
-  if (outcome == OUTCOME_OK && late_ns < 0)
+  if (r->outcome == OUTCOME_OK && r->late_ns < 0)
     s->early++;
-  else if (outcome == OUTCOME_OK)
-    latency_hist_add (&s->lateness, (uint64_t) late_ns);
+  else if (r->outcome == OUTCOME_OK)
+    latency_hist_add (&s->lateness, (uint64_t) r->late_ns);
 }
 
-struct stats *
-stats_snapshot (const struct stats *s)
+void
+stats_set_output_errors (struct stats *s, uint64_t trace_lost,
+                         uint64_t stats_write_errors)
 {
-  struct stats *copy = malloc (sizeof *copy);
-
-  if (!copy)
-    return NULL;
-  *copy = *s;
-  copy->conn = NULL;
-  if (s->nconn) {
-    copy->conn = malloc (s->nconn * sizeof *copy->conn);
-    if (!copy->conn) {
-      free (copy);
-      return NULL;
-    }
-    memcpy (copy->conn, s->conn, s->nconn * sizeof *copy->conn);
-  }
-  return copy;
+  s->trace_lost = trace_lost;
+  s->stats_write_errors = stats_write_errors;
 }
 
 uint64_t
@@ -163,10 +173,13 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
   fprintf (fp, "{\n  \"elapsed_s\": %.3f,\n  \"requests\": %" PRIu64 ",\n"
            "  \"errors\": %" PRIu64 ",\n  \"aborted\": %" PRIu64 ",\n"
            "  \"early\": %" PRIu64 ",\n"
+           "  \"trace_lost\": %" PRIu64 ",\n"
+           "  \"stats_write_errors\": %" PRIu64 ",\n"
            "  \"busy_fraction\": %.4f,\n  \"seeks\": %" PRIu64 ",\n"
            "  \"cache_hits\": %" PRIu64 ",\n"
            "  \"queue_len_mean\": %.2f,\n  \"queue_len_max\": %" PRIu32 ",\n",
            secs, total, s->errors, s->aborted, s->early,
+           s->trace_lost, s->stats_write_errors,
            s->busy_ns / 1e9 / secs,
            s->seeks, s->cache_hits,
            total ? (double) s->queue_len_sum / total : 0.0, s->queue_len_max);
@@ -190,30 +203,180 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
   fputs ("\n  }\n}\n", fp);
 }
 
-int
-stats_write (const struct stats *s, const char *path, uint64_t elapsed_ns)
+struct stats_file {
+  char *path;                   /* as given, for messages */
+  char *target;                 /* the file replaced: symlinks resolved */
+  mode_t mode;
+  bool reported;                /* the first failure has been reported */
+  uint64_t errors;
+};
+
+/* The file a rename must replace: 'path', or what its symbolic links
+ * lead to; NULL (after nbdkit_error) if that is not a regular file or
+ * a name in an existing directory.
+ */
+static char *
+resolve_target (const char *path, mode_t *mode)
 {
-  size_t len = strlen (path) + 8;
-  char *tmp = malloc (len);
+  struct stat st;
+  char *target;
+
+  if (stat (path, &st) == 0) {
+    if (!S_ISREG (st.st_mode)) {
+      nbdkit_error ("stats=%s: %s; stats= must name a regular file "
+                    "(replaced by a new snapshot every second)",
+                    path, file_type_name (st.st_mode));
+      return NULL;
+    }
+    *mode = st.st_mode & 07777;
+    target = realpath (path, NULL);
+  }
+  else if (errno == ENOENT && lstat (path, &st) == 0) {
+    nbdkit_error ("stats=%s: a symbolic link to a file that does not exist",
+                  path);
+    return NULL;
+  }
+  else if (errno == ENOENT) {
+    *mode = 0644;
+    target = strdup (path);
+  }
+  else {
+    nbdkit_error ("stats=%s: %m", path);
+    return NULL;
+  }
+  if (!target)
+    nbdkit_error ("stats=%s: %m", path);
+  return target;
+}
+
+/* The target must still be a regular file (or absent) when it is
+ * replaced: someone may have put something else there since start-up.
+ */
+static int
+still_replaceable (const struct stats_file *f)
+{
+  struct stat st;
+
+  if (lstat (f->target, &st) == -1)
+    return errno == ENOENT ? 0 : -1;
+  if (S_ISREG (st.st_mode))
+    return 0;
+  errno = EEXIST;
+  return -1;
+}
+
+/* Write the JSON to the new file behind fd (closed here); -1 and
+ * errno on failure.
+ */
+static int
+write_file (int fd, mode_t mode, const struct stats *s, uint64_t elapsed_ns)
+{
   FILE *fp;
   int err;
 
+  if (fchmod (fd, mode) == -1 || !(fp = fdopen (fd, "w"))) {
+    err = errno;
+    close (fd);
+    errno = err;
+    return -1;
+  }
+  write_json (fp, s, elapsed_ns);
+  err = ferror (fp) ? (errno ? errno : EIO) : 0;
+  if (fclose (fp) == EOF)
+    return -1;
+  if (err) {
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
+
+static int
+write_snapshot (const struct stats_file *f, const struct stats *s,
+                uint64_t elapsed_ns)
+{
+  size_t len = strlen (f->target) + 8;
+  char *tmp = malloc (len);
+  int fd, err;
+
   if (!tmp)
     return -1;
-  snprintf (tmp, len, "%s.tmp", path);
-  fp = fopen (tmp, "w");
-  if (!fp)
-    goto fail;
-  write_json (fp, s, elapsed_ns);
-  if (fclose (fp) == EOF || rename (tmp, path) == -1)
-    goto fail;
+  snprintf (tmp, len, "%s.XXXXXX", f->target);
+  fd = mkstemp (tmp);
+  if (fd == -1) {
+    err = errno;
+    free (tmp);
+    errno = err;
+    return -1;
+  }
+  if (write_file (fd, f->mode, s, elapsed_ns) == -1
+      || still_replaceable (f) == -1 || rename (tmp, f->target) == -1) {
+    err = errno;
+    unlink (tmp);
+    free (tmp);
+    errno = err;
+    return -1;
+  }
   free (tmp);
   return 0;
+}
 
- fail:
-  err = errno;
-  unlink (tmp);
-  free (tmp);
-  errno = err;
+struct stats_file *
+stats_file_open (const char *path, const struct stats *empty)
+{
+  struct stats_file *f = calloc (1, sizeof *f);
+
+  if (!f || !(f->path = strdup (path))) {
+    nbdkit_error ("stats=%s: out of memory", path);
+    free (f);
+    return NULL;
+  }
+  f->target = resolve_target (path, &f->mode);
+  /* A first snapshot now: a missing directory, a read-only or full
+   * filesystem, a path we may not write show at start-up.
+   */
+  if (!f->target || write_snapshot (f, empty, 0) == -1) {
+    if (f->target)
+      nbdkit_error ("stats=%s: %m", path);
+    stats_file_close (f);
+    return NULL;
+  }
+  return f;
+}
+
+int
+stats_file_write (struct stats_file *f, const struct stats *s,
+                  uint64_t elapsed_ns)
+{
+  if (write_snapshot (f, s, elapsed_ns) == 0)
+    return 0;
+  f->errors++;
+  if (!f->reported) {
+    if (errno == EEXIST)
+      nbdkit_error ("stats=%s: %s is no longer a regular file: not "
+                    "replaced; failures are counted as "
+                    "stats_write_errors", f->path, f->target);
+    else
+      nbdkit_error ("stats=%s: cannot write the statistics: %m; the file "
+                    "keeps the last snapshot written, and failures are "
+                    "counted as stats_write_errors", f->path);
+    f->reported = true;
+  }
   return -1;
+}
+
+uint64_t
+stats_file_errors (const struct stats_file *f)
+{
+  return f->errors;
+}
+
+void
+stats_file_close (struct stats_file *f)
+{
+  if (f) {
+    free (f->path);
+    free (f->target);
+    free (f);
+  }
 }

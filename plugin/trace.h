@@ -1,24 +1,29 @@
-/* hddsim: the per-request trace (trace=FILE), one CSV line each. */
+/* hddsim: the per-request trace file (trace=FILE), one CSV line each
+ * in the format of tools/lib/trace_csv.h.  Used by one thread at a
+ * time (the recorder's writer).
+ */
 #ifndef HDDSIM_TRACE_H
 #define HDDSIM_TRACE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
-#include "../sched/req.h"
+#include "../tools/lib/trace_csv.h"
 
-enum req_outcome {
-  OUTCOME_OK,
-  OUTCOME_IO_ERROR,             /* the image I/O failed */
-  OUTCOME_ABORTED,              /* server shut down or client went away */
-};
+struct trace_file;
 
-extern FILE *trace_open (const char *path);
-/* late_ns is the delivered completion minus the modeled one (negative
- * would be a bug: delivered early); it is not
- * meaningful (and written empty) unless the outcome is OK.
+/* At start-up: open PATH (a regular file, created or truncated, or a
+ * pipe; symbolic links are followed), write the header and make sure
+ * it reached the file.  NULL after an nbdkit_error naming trace=.
  */
-extern void trace_write (FILE *fp, const struct req *r, int64_t late_ns,
-                         enum req_outcome outcome);
+extern struct trace_file *trace_file_open (const char *path);
+extern void trace_file_add (struct trace_file *, const struct trace_record *);
+/* Write out what is buffered. */
+extern void trace_file_flush (struct trace_file *);
+/* Records that could not be written (after a write error). */
+extern uint64_t trace_file_lost (const struct trace_file *);
+extern void trace_file_close (struct trace_file *);
+
+/* "a character device" etc., for messages about an output path. */
+extern const char *file_type_name (unsigned mode);
 
 #endif /* HDDSIM_TRACE_H */

@@ -122,17 +122,15 @@ by_arrival (const void *a, const void *b)
   return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* A replayed request has no delivery: its lateness is left empty. */
 static void
 write_row (FILE *fp, const struct req *r)
 {
-  fprintf (fp, "%" PRIu64 ",%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64
-           ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-           ",%" PRIu64 ",,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%"
-           PRIu32 ",ok\n",
-           r->id, r->conn, io_op_name (r->io.op), r->io.offset, r->io.length,
-           r->arrival, r->start, r->done, r->cost.seek_ns, r->cost.rot_ns,
-           r->cost.xfer_ns, r->io.fua, r->cost.busy_ns, r->cost.overhead_ns,
-           r->cost.seek_cylinders, r->cost.cache_hit, r->queue_len);
+  char line[TRACE_LINE_MAX];
+  struct trace_record t;
+
+  trace_record_of (&t, r, TRACE_LATE_NONE, OUTCOME_OK);
+  fwrite (line, 1, trace_format_line (line, &t), fp);
 }
 
 static const struct engine_hooks no_hooks = { NULL, NULL };
@@ -200,15 +198,14 @@ static int
 write_output (const struct replay *rp)
 {
   FILE *fp = rp->output ? fopen (rp->output, "w") : stdout;
+  char header[TRACE_LINE_MAX];
   long i;
 
   if (!fp) {
     fprintf (stderr, "hddsim-replay: %s: %s\n", rp->output, strerror (errno));
     return -1;
   }
-  fputs ("id,conn,op,offset,length,arrival_ns,start_ns,done_ns,seek_ns,"
-         "rot_ns,xfer_ns,late_ns,fua,busy_ns,overhead_ns,seek_cyl,"
-         "cache_hit,queue_len,outcome\n", fp);
+  fwrite (header, 1, trace_format_header (header), fp);
   for (i = 0; i < rp->nrows; i++)
     write_row (fp, &rp->reqs[i]);
   if (fp != stdout)

@@ -1,4 +1,8 @@
-/* hddsim: read a trace CSV (trace=FILE) by column names. */
+/* hddsim: the trace CSV (trace=FILE): its columns, the writer's line
+ * format and a reader by column names.  The plugin writes traces with
+ * the format below and hddsim-replay both reads and writes them, so
+ * the format lives here, once.
+ */
 #ifndef HDDSIM_TEST_TRACE_CSV_H
 #define HDDSIM_TEST_TRACE_CSV_H
 
@@ -7,6 +11,65 @@
 #include <stdint.h>
 
 #include "../../model/hdd.h"
+#include "../../sched/req.h"
+
+/* The columns in file order.  The first twelve are the stable
+ * interface (tools and tests read them by name); new columns are only
+ * ever appended.
+ */
+enum trace_col {
+  TRACE_COL_ID, TRACE_COL_CONN, TRACE_COL_OP, TRACE_COL_OFFSET,
+  TRACE_COL_LENGTH, TRACE_COL_ARRIVAL, TRACE_COL_START, TRACE_COL_DONE,
+  TRACE_COL_SEEK, TRACE_COL_ROT, TRACE_COL_XFER, TRACE_COL_LATE,
+  TRACE_COL_FUA, TRACE_COL_BUSY, TRACE_COL_OVERHEAD, TRACE_COL_SEEK_CYL,
+  TRACE_COL_CACHE_HIT, TRACE_COL_QUEUE_LEN, TRACE_COL_OUTCOME,
+  TRACE_NCOLS
+};
+
+extern const char *const trace_col_names[TRACE_NCOLS];
+
+/* How a request ended (the outcome column). */
+enum req_outcome {
+  OUTCOME_OK,
+  OUTCOME_IO_ERROR,             /* the image I/O failed */
+  OUTCOME_ABORTED,              /* server shut down or client went away */
+  OUTCOME_COUNT
+};
+
+extern const char *const trace_outcome_names[OUTCOME_COUNT];
+
+/* late_ns value written as an empty field: not delivered, or not
+ * known (a replayed trace).
+ */
+#define TRACE_LATE_NONE INT64_MIN
+
+/* Everything one trace line says about a request: a copy small
+ * enough to hand to another thread.
+ */
+struct trace_record {
+  uint64_t id;
+  uint32_t conn;
+  uint32_t queue_len;
+  struct io io;
+  uint64_t arrival, start, done;
+  struct hdd_cost cost;
+  int64_t late_ns;              /* delivered - modeled done, or
+                                   TRACE_LATE_NONE */
+  enum req_outcome outcome;
+};
+
+extern void trace_record_of (struct trace_record *, const struct req *,
+                             int64_t late_ns, enum req_outcome);
+
+/* Longest line trace_format_line writes, with its newline. */
+#define TRACE_LINE_MAX 512
+
+/* The header line (with newline) and one record's line, written to
+ * buf (at least TRACE_LINE_MAX bytes), not NUL-terminated; both
+ * return the length.
+ */
+extern size_t trace_format_header (char *buf);
+extern size_t trace_format_line (char *buf, const struct trace_record *);
 
 struct trace_row {
   uint64_t id;

@@ -1,0 +1,28 @@
+/* hddsim: the record of every request (trace= and stats=), kept off
+ * the driver's lock.
+ */
+#ifndef HDDSIM_RECORDER_H
+#define HDDSIM_RECORDER_H
+
+#include <stdint.h>
+
+#include "../sched/req.h"
+#include "../tools/lib/trace_csv.h"
+
+/* In .get_ready: open and check the output files (either path may be
+ * NULL); -1 after an nbdkit_error naming the parameter.
+ */
+extern int recorder_start (const char *trace_path, const char *stats_path);
+/* In .after_fork: start the writer thread; 'epoch' is the
+ * CLOCK_MONOTONIC reading at modeled time 0.
+ */
+extern int recorder_after_fork (uint64_t epoch);
+/* Hand over one retired request.  Cheap: a copy into a ring. */
+extern void recorder_push (const struct req *, int64_t late_ns,
+                           enum req_outcome);
+/* Write out everything pushed so far, the final stats and the
+ * lateness summary; stop the writer; close the files.
+ */
+extern void recorder_stop (void);
+
+#endif /* HDDSIM_RECORDER_H */

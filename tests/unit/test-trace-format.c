@@ -1,0 +1,149 @@
+/* hddsim: unit tests of the trace's line format (tools/lib/trace_csv.c).
+ *
+ * The expected lines are written out by hand from the documented
+ * column order (nbdkit-hddsim-plugin(1)), so a change to the bytes of
+ * a trace shows here; the reader must give back what was written.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "run-suite.h"
+
+#include "../../tools/lib/trace_csv.h"
+
+static const char header[] =
+  "id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
+  "seek_ns,rot_ns,xfer_ns,late_ns,"
+  "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome\n";
+
+static struct trace_record
+sample (void)
+{
+  return (struct trace_record) {
+    .id = 42, .conn = 3, .queue_len = 7,
+    .io = { .op = IO_WRITE, .fua = true, .offset = 1048576, .length = 4096 },
+    .arrival = 1000, .start = 2500, .done = 12345678,
+    .cost = { .busy_ns = 11, .overhead_ns = 22, .seek_ns = 3000000,
+              .rot_ns = 4166666, .xfer_ns = 81920, .seek_cylinders = 1234,
+              .cache_hit = false },
+    .late_ns = 57, .outcome = OUTCOME_OK,
+  };
+}
+
+static void
+check_line (const struct trace_record *t, const char *expected)
+{
+  char buf[TRACE_LINE_MAX];
+  size_t n = trace_format_line (buf, t);
+
+  ck_assert_msg (n == strlen (expected) && memcmp (buf, expected, n) == 0,
+                 "got \"%.*s\", expected \"%s\"", (int) n, buf, expected);
+}
+
+START_TEST (test_header)
+{
+  char buf[TRACE_LINE_MAX];
+  size_t n = trace_format_header (buf);
+
+  ck_assert_uint_eq (n, strlen (header));
+  ck_assert (memcmp (buf, header, n) == 0);
+}
+END_TEST
+
+START_TEST (test_delivered_line)
+{
+  struct trace_record t = sample ();
+
+  check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok\n");
+  t.late_ns = -5;               /* early: a bug, but written as it is */
+  check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok\n");
+}
+END_TEST
+
+START_TEST (test_undelivered_and_extremes)
+{
+  struct trace_record t = sample ();
+
+  t.late_ns = TRACE_LATE_NONE;
+  t.outcome = OUTCOME_ABORTED;
+  t.io = (struct io) { .op = IO_FLUSH };
+  t.cost.cache_hit = true;
+  t.id = UINT64_MAX;
+  t.cost.seek_ns = 0;
+  check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted\n");
+  t.outcome = OUTCOME_IO_ERROR;
+  t.late_ns = INT64_MIN + 1;
+  check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
+              "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
+              "error\n");
+}
+END_TEST
+
+START_TEST (test_reader_reads_what_is_written)
+{
+  char path[] = "/tmp/hddsim-trace-format-XXXXXX", buf[TRACE_LINE_MAX];
+  struct trace_record t = sample ();
+  struct trace_row *rows;
+  char err[TRACE_ERRLEN];
+  int fd = mkstemp (path);
+  FILE *fp = fdopen (fd, "w");
+
+  ck_assert_ptr_nonnull (fp);
+  fwrite (buf, 1, trace_format_header (buf), fp);
+  fwrite (buf, 1, trace_format_line (buf, &t), fp);
+  t.id = 43;                    /* ids are unique in a trace */
+  t.late_ns = TRACE_LATE_NONE;
+  t.outcome = OUTCOME_ABORTED;
+  fwrite (buf, 1, trace_format_line (buf, &t), fp);
+  fclose (fp);
+  ck_assert_msg (trace_read (path, &rows, err, sizeof err) == 2, "%s", err);
+  unlink (path);
+  ck_assert_uint_eq (rows[0].id, 42);
+  ck_assert_uint_eq (rows[0].conn, 3);
+  ck_assert_str_eq (rows[0].op, "write");
+  ck_assert_uint_eq (rows[0].offset, 1048576);
+  ck_assert_uint_eq (rows[0].length, 4096);
+  ck_assert_uint_eq (rows[0].arrival, 1000);
+  ck_assert_uint_eq (rows[0].start, 2500);
+  ck_assert_uint_eq (rows[0].done, 12345678);
+  ck_assert_uint_eq (rows[0].seek_ns, 3000000);
+  ck_assert_uint_eq (rows[0].rot_ns, 4166666);
+  ck_assert_uint_eq (rows[0].xfer_ns, 81920);
+  ck_assert_int_eq (rows[0].late_ns, 57);
+  ck_assert (rows[0].fua);
+  ck_assert_uint_eq (rows[0].queue_len, 7);
+  ck_assert_str_eq (rows[0].outcome, "ok");
+  ck_assert_int_eq (rows[1].late_ns, -1);
+  ck_assert_str_eq (rows[1].outcome, "aborted");
+  free (rows);
+}
+END_TEST
+
+static Suite *
+trace_format_suite (void)
+{
+  Suite *s = suite_create ("trace format");
+  TCase *tc = tcase_create ("format");
+
+  tcase_add_test (tc, test_header);
+  tcase_add_test (tc, test_delivered_line);
+  tcase_add_test (tc, test_undelivered_and_extremes);
+  tcase_add_test (tc, test_reader_reads_what_is_written);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  return run_suite (trace_format_suite ());
+}
