@@ -1,5 +1,6 @@
 /* hddsim: read a trace CSV (trace=FILE) by column names. */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,4 +100,102 @@ trace_read (const char *path, struct trace_row **rows)
   }
   fclose (fp);
   return n;
+}
+
+/* ---- streaming: one row at a time, for replays of any length ---- */
+
+struct trace_reader {
+  FILE *fp;
+  char *path;
+  long line;
+  int where[C_COUNT], ncols;
+};
+
+struct trace_reader *
+trace_reader_open (const char *path, char *err, size_t errlen)
+{
+  struct trace_reader *t = calloc (1, sizeof *t);
+  char line[1024];
+
+  if (!t || !(t->path = strdup (path))) {
+    free (t);
+    snprintf (err, errlen, "%s: out of memory", path);
+    return NULL;
+  }
+  t->fp = fopen (path, "r");
+  if (!t->fp) {
+    snprintf (err, errlen, "%s: %s", path, strerror (errno));
+    goto fail;
+  }
+  t->line = 1;
+  if (!fgets (line, sizeof line, t->fp)
+      || (t->ncols = map_header (line, t->where)) < 0) {
+    snprintf (err, errlen, "%s:1: not a hddsim trace (the header lacks "
+              "a column of: id,conn,op,offset,length,arrival_ns,start_ns,"
+              "done_ns,seek_ns,rot_ns,xfer_ns,late_ns,fua,queue_len,"
+              "outcome)", path);
+    goto fail;
+  }
+  return t;
+
+ fail:
+  if (t->fp)
+    fclose (t->fp);
+  free (t->path);
+  free (t);
+  return NULL;
+}
+
+int
+trace_reader_next (struct trace_reader *t, struct trace_row *row,
+                   char *err, size_t errlen)
+{
+  char line[1024], *fields[MAX_COLS];
+  size_t len;
+  int n;
+
+  if (!fgets (line, sizeof line, t->fp)) {
+    if (ferror (t->fp)) {
+      snprintf (err, errlen, "%s: %s", t->path, strerror (errno));
+      return -1;
+    }
+    return 0;
+  }
+  t->line++;
+  len = strlen (line);
+  if (len == sizeof line - 1 && line[len - 1] != '\n') {
+    snprintf (err, errlen, "%s:%ld: line longer than %zu characters",
+              t->path, t->line, sizeof line - 2);
+    return -1;
+  }
+  n = split (line, fields);
+  if (n != t->ncols) {
+    snprintf (err, errlen, "%s:%ld: %d columns, the header has %d",
+              t->path, t->line, n, t->ncols);
+    return -1;
+  }
+  fill (row, fields, t->where);
+  return 1;
+}
+
+long
+trace_reader_line (const struct trace_reader *t)
+{
+  return t->line;
+}
+
+const char *
+trace_reader_path (const struct trace_reader *t)
+{
+  return t->path;
+}
+
+void
+trace_reader_close (struct trace_reader *t)
+{
+  if (!t)
+    return;
+  fclose (t->fp);
+  free (t->path);
+  free (t);
 }
