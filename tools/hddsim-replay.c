@@ -74,6 +74,7 @@ struct replay {
   struct engine *engine;
   long requests;
   bool failed;                  /* --check found a difference, or I/O */
+  bool draining;                /* after an error: only free the slots */
 
   /* hddsim format: rows read, not yet submitted, by arrival. */
   struct slot **heap;
@@ -476,11 +477,13 @@ csv_completed (struct req *r, void *opaque)
   struct replay *rp = opaque;
   struct slot *s = (struct slot *) ((char *) r - offsetof (struct slot, req));
 
-  if (rp->out)
-    write_row (rp->out, r);
-  if (rp->check && !rp->failed && check_one (s) == -1)
-    rp->failed = true;
-  rp->requests++;
+  if (!rp->draining) {
+    if (rp->out)
+      write_row (rp->out, r);
+    if (rp->check && !rp->failed && check_one (s) == -1)
+      rp->failed = true;
+    rp->requests++;
+  }
   slot_put (rp, s);
 }
 
@@ -557,8 +560,12 @@ replay_hddsim (struct replay *rp)
   if (r == -1 && *err)
     fprintf (stderr, "hddsim-replay: %s\n", err);
   trace_reader_close (tr);
-  if (r == -1)
+  if (r == -1) {
+    /* Let the requests already submitted complete, to free them. */
+    rp->draining = true;
+    engine_advance (rp->engine, ENGINE_NEVER - 1);
     return -1;
+  }
   while (rp->nheap > 0)
     release (rp);
   engine_advance (rp->engine, ENGINE_NEVER - 1);
