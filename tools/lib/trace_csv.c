@@ -419,6 +419,108 @@ check_ids (struct reader *rd, const struct trace_row *rows, long n)
   return r;
 }
 
+/* ---- Streaming: one row at a time, so a replay never holds the
+ * whole trace.  trace_read below is the same reader into an array.
+ */
+
+struct trace_reader {
+  FILE *fp;
+  char *path;
+  struct reader rd;
+  int where[C_COUNT], ncols;
+};
+
+static int
+read_header (struct trace_reader *t)
+{
+  char line[1024];
+  int got;
+
+  t->rd.line = 1;
+  got = read_line (t->fp, line, sizeof line);
+  if (got == 0 && ferror (t->fp))
+    return bad (&t->rd, "%s", strerror (errno));
+  if (got == 0)
+    return bad (&t->rd, "empty file, expected a header");
+  if (got < 0)
+    return bad (&t->rd, "header longer than %zu bytes", sizeof line - 2);
+  t->ncols = map_header (&t->rd, line, t->where);
+  return t->ncols < 0 ? -1 : 0;
+}
+
+struct trace_reader *
+trace_reader_open (const char *path, char *err, size_t errlen)
+{
+  struct trace_reader *t = calloc (1, sizeof *t);
+
+  if (!t || !(t->path = strdup (path))) {
+    free (t);
+    snprintf (err, errlen, "%s: out of memory", path);
+    return NULL;
+  }
+  t->rd = (struct reader) { .path = t->path, .err = err, .errlen = errlen };
+  t->fp = fopen (path, "r");
+  if (!t->fp) {
+    snprintf (err, errlen, "%s: %s", path, strerror (errno));
+    trace_reader_close (t);
+    return NULL;
+  }
+  if (read_header (t) == -1) {
+    trace_reader_close (t);
+    return NULL;
+  }
+  return t;
+}
+
+int
+trace_reader_next (struct trace_reader *t, struct trace_row *row,
+                   char *err, size_t errlen)
+{
+  char line[1024], *fields[MAX_COLS];
+  int got, nf;
+
+  t->rd.err = err;
+  t->rd.errlen = errlen;
+  while (t->rd.line++, (got = read_line (t->fp, line, sizeof line)) != 0) {
+    if (got < 0)
+      return bad (&t->rd, "line longer than %zu bytes", sizeof line - 2);
+    if (line[strspn (line, "\r\n")] == '\0')
+      continue;                 /* a blank line, e.g. at the end */
+    nf = split (line, fields);
+    if (nf != t->ncols)
+      return bad (&t->rd, "%d fields, expected %d as in the header",
+                  nf < 0 ? MAX_COLS + 1 : nf, t->ncols);
+    return parse_row (&t->rd, row, fields, t->where) == -1 ? -1 : 1;
+  }
+  t->rd.line--;                 /* no row on the line counted last */
+  if (ferror (t->fp))
+    return bad (&t->rd, "%s", strerror (errno));
+  return 0;
+}
+
+long
+trace_reader_line (const struct trace_reader *t)
+{
+  return (long) t->rd.line;
+}
+
+const char *
+trace_reader_path (const struct trace_reader *t)
+{
+  return t->path;
+}
+
+void
+trace_reader_close (struct trace_reader *t)
+{
+  if (!t)
+    return;
+  if (t->fp)
+    fclose (t->fp);
+  free (t->path);
+  free (t);
+}
+
 static int
 grow (struct reader *rd, struct trace_row **rows, long *cap)
 {
@@ -435,62 +537,42 @@ grow (struct reader *rd, struct trace_row **rows, long *cap)
 }
 
 static long
-read_rows (struct reader *rd, FILE *fp, struct trace_row **rows)
+read_rows (struct trace_reader *t, struct trace_row **rows, char *err,
+           size_t errlen)
 {
-  char line[1024];
-  int where[C_COUNT], ncols, got;
   long n = 0, cap = 256;
+  int got;
 
-  rd->line = 1;
-  got = read_line (fp, line, sizeof line);
-  if (got == 0 && ferror (fp))
-    return bad (rd, "%s", strerror (errno));
-  if (got == 0)
-    return bad (rd, "empty file, expected a header");
-  if (got < 0)
-    return bad (rd, "header longer than %zu bytes", sizeof line - 2);
-  if ((ncols = map_header (rd, line, where)) < 0)
-    return -1;
   if (!(*rows = malloc ((size_t) cap * sizeof **rows)))
-    return bad (rd, "out of memory");
-  while (rd->line++, (got = read_line (fp, line, sizeof line)) != 0) {
-    char *fields[MAX_COLS];
-    int nf;
-
-    if (got < 0)
-      return bad (rd, "line longer than %zu bytes", sizeof line - 2);
-    if (line[strspn (line, "\r\n")] == '\0')
-      continue;                 /* a blank line, e.g. at the end */
-    nf = split (line, fields);
-    if (nf != ncols)
-      return bad (rd, "%d fields, expected %d as in the header",
-                  nf < 0 ? MAX_COLS + 1 : nf, ncols);
-    if (n == cap && grow (rd, rows, &cap) == -1)
+    return bad (&t->rd, "out of memory");
+  for (;;) {
+    if (n == cap && grow (&t->rd, rows, &cap) == -1)
       return -1;
-    if (parse_row (rd, &(*rows)[n], fields, where) == -1)
-      return -1;
+    got = trace_reader_next (t, &(*rows)[n], err, errlen);
+    if (got <= 0)
+      break;
     n++;
   }
-  if (ferror (fp))
-    return bad (rd, "%s", strerror (errno));
-  return check_ids (rd, *rows, n) == -1 ? -1 : n;
+  if (got < 0)
+    return -1;
+  /* A streaming reader cannot see a repeated id without holding every
+   * id; the whole-trace reader can.
+   */
+  return check_ids (&t->rd, *rows, n) == -1 ? -1 : n;
 }
 
 long
 trace_read (const char *path, struct trace_row **rows, char *err,
             size_t errlen)
 {
-  struct reader rd = { .path = path, .err = err, .errlen = errlen };
-  FILE *fp = fopen (path, "r");
+  struct trace_reader *t = trace_reader_open (path, err, errlen);
   long n;
 
   *rows = NULL;
-  if (!fp) {
-    snprintf (err, errlen, "%s: %s", path, strerror (errno));
+  if (!t)
     return -1;
-  }
-  n = read_rows (&rd, fp, rows);
-  fclose (fp);
+  n = read_rows (t, rows, err, errlen);
+  trace_reader_close (t);
   if (n < 0) {
     free (*rows);
     *rows = NULL;
@@ -499,20 +581,27 @@ trace_read (const char *path, struct trace_row **rows, char *err,
 }
 
 int
+trace_row_check_extent (const char *path, const struct trace_row *r,
+                        uint64_t size, char *err, size_t errlen)
+{
+  /* The reader ensured offset + length does not wrap. */
+  if (r->offset + r->length > size) {
+    snprintf (err, errlen, "%s:%lu: %s at offset=%" PRIu64 " length=%"
+              PRIu64 " ends beyond the image (size=%" PRIu64 ")",
+              path, r->line, r->op, r->offset, r->length, size);
+    return -1;
+  }
+  return 0;
+}
+
+int
 trace_check_extents (const char *path, const struct trace_row *rows, long n,
                      uint64_t size, char *err, size_t errlen)
 {
   long i;
 
-  for (i = 0; i < n; i++) {
-    const struct trace_row *r = &rows[i];
-    /* trace_read ensured offset + length does not wrap. */
-    if (r->offset + r->length > size) {
-      snprintf (err, errlen, "%s:%lu: %s at offset=%" PRIu64 " length=%"
-                PRIu64 " ends beyond the image (size=%" PRIu64 ")",
-                path, r->line, r->op, r->offset, r->length, size);
+  for (i = 0; i < n; i++)
+    if (trace_row_check_extent (path, &rows[i], size, err, errlen) == -1)
       return -1;
-    }
-  }
   return 0;
 }

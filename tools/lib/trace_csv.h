@@ -110,4 +110,25 @@ extern int trace_check_extents (const char *path,
                                 const struct trace_row *rows, long n,
                                 uint64_t size, char *err, size_t errlen);
 
+/* One row's extent within an image of 'size' bytes. */
+extern int trace_row_check_extent (const char *path,
+                                   const struct trace_row *r, uint64_t size,
+                                   char *err, size_t errlen);
+
+/* The same rows one at a time, so that a replay never holds the whole
+ * trace; every row is checked as trace_read checks it, except that ids
+ * are not compared across rows.  Errors name the file and the line.
+ */
+struct trace_reader;
+
+extern struct trace_reader *trace_reader_open (const char *path,
+                                               char *err, size_t errlen);
+/* 1 and *row, 0 at the end, -1 and err on a malformed line. */
+extern int trace_reader_next (struct trace_reader *, struct trace_row *row,
+                              char *err, size_t errlen);
+/* The line of the row last read (the header is line 1). */
+extern long trace_reader_line (const struct trace_reader *);
+extern const char *trace_reader_path (const struct trace_reader *);
+extern void trace_reader_close (struct trace_reader *);
+
 #endif /* HDDSIM_TEST_TRACE_CSV_H */
