@@ -216,10 +216,10 @@ recorder_after_fork (uint64_t epoch)
 static void
 log_summary (void)
 {
-  if (stats_count (rec.stats) > 0)
+  if (stats_lateness_samples (rec.stats) > 0)
     nbdkit_debug ("lateness over %" PRIu64 " requests: p50 %" PRIu64
                   " ns, p99 %" PRIu64 " ns, p99.9 %" PRIu64 " ns",
-                  stats_count (rec.stats), stats_lateness (rec.stats, 0.5),
+                  stats_lateness_samples (rec.stats), stats_lateness (rec.stats, 0.5),
                   stats_lateness (rec.stats, 0.99),
                   stats_lateness (rec.stats, 0.999));
 }

@@ -135,7 +135,7 @@ stats_lateness (const struct stats *s, double q)
 }
 
 uint64_t
-stats_count (const struct stats *s)
+stats_lateness_samples (const struct stats *s)
 {
   return s->lateness.count;
 }

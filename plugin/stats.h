@@ -20,7 +20,7 @@ extern void stats_set_output_errors (struct stats *, uint64_t trace_lost,
  * sample, for the final log line.
  */
 extern uint64_t stats_lateness (const struct stats *, double q);
-extern uint64_t stats_count (const struct stats *);
+extern uint64_t stats_lateness_samples (const struct stats *);
 
 struct stats_file;
 

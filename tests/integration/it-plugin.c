@@ -14,9 +14,9 @@
 #include "../../sched/policy.h"
 #include "../lib/server.h"
 #include "../unit/run-suite.h"
+#include "../unit/test-units.h"
 #include "../../tools/lib/trace_csv.h"
 
-#define MS UINT64_C(1000000)
 #define IMAGE_BYTES (UINT64_C(64) << 20)
 
 static void

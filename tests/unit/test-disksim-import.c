@@ -17,10 +17,10 @@
 #include "../../model/disksim_import.h"
 #include "../../model/hdd.h"
 #include "../../model/hdd_int.h"
+#include "test-units.h"
 #include "run-suite.h"
 
 #define DATA "tests/data/disksim/"
-#define MS_NS 1000000
 
 static char tmpdir[] = "/tmp/hddsim-test-dsimport-XXXXXX";
 
@@ -503,14 +503,14 @@ START_TEST (test_tiny_params)
   ck_assert_int_eq (p->layout, LAYOUT_CYLINDER);
   /* 10 sectors of a 100-sector track at 6000 rpm are 1 ms; 8 of 80
      too.  The largest time giving both is exactly 1 ms. */
-  ck_assert_uint_eq (p->track_skew, 1 * MS_NS);
-  ck_assert_uint_eq (p->cyl_skew, 2 * MS_NS);
+  ck_assert_uint_eq (p->track_skew, 1 * MS);
+  ck_assert_uint_eq (p->cyl_skew, 2 * MS);
   ck_assert_uint_eq (p->seek_npoints, 4);
   ck_assert_uint_eq (p->seek_dist[0], 1);
-  ck_assert_uint_eq (p->seek_time[0], 1 * MS_NS);
+  ck_assert_uint_eq (p->seek_time[0], 1 * MS);
   ck_assert_uint_eq (p->seek_dist[3], 99);
-  ck_assert_uint_eq (p->seek_time[3], 6 * MS_NS);
-  ck_assert_uint_eq (p->head_switch, MS_NS / 2);
+  ck_assert_uint_eq (p->seek_time[3], 6 * MS);
+  ck_assert_uint_eq (p->head_switch, MS / 2);
   ck_assert_uint_eq (p->write_settle, 0);
   ck_assert_uint_eq (p->iface_rate, 10240000);       /* 512 B / 0.05 ms */
   ck_assert_uint_eq (p->overhead, 250000);           /* 0.05 + 0.2 ms */

@@ -14,12 +14,11 @@
 #include <check.h>
 
 #include "run-suite.h"
+#include "test-units.h"
 
 #include "../../sched/setup.h"
 #include "../../tools/lib/disksim_trace.h"
 
-#define US UINT64_C(1000)
-#define MS UINT64_C(1000000)
 #define SIZE (UINT64_C(1) << 30)  /* 2097152 blocks */
 
 static char tmpdir[] = "/tmp/hddsim-test-dstrace-XXXXXX";

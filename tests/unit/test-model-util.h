@@ -12,11 +12,10 @@
 
 #include "../../model/hdd.h"
 #include "../../model/hdd_int.h"
+#include "test-units.h"
 
 #define TM_FN static __attribute__ ((unused))
 
-#define US UINT64_C(1000)
-#define MS UINT64_C(1000000)
 #define GIB (UINT64_C(1) << 30)
 
 static uint64_t rng_state;
