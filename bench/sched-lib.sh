@@ -1,7 +1,9 @@
 # hddsim scheduler benchmarks: shared settings and fio JSON helpers.
 # Sourced by bench/sched-*.sh after bench/lib.sh.
 
-POLICIES=${POLICIES:-"fifo cscan deadline satf cfq"}
+. "$TOP/vm-scripts/lib/policies.sh"
+POLICIES=${POLICIES:-$(hddsim_policies "$PLUGIN" | tr , ' ')}
+[ -n "$POLICIES" ] || die "no policies (set POLICIES)"
 PROFILE=${PROFILE:-st340014a}
 OUTDIR=${OUTDIR:-$TOP/docs/schedulers}
 mkdir -p "$OUTDIR"

@@ -1,0 +1,97 @@
+# vm-scripts/report's aggregation: one pass over run's long-form CSV
+# (workload,fs,guest_sched,sched,profile,repeat,metric,value,unit) that
+# writes the Markdown tables (mean +- sample stddev per cell), the
+# gnuplot data files, a list of plots (workload metric unit nrows
+# nseries series...) and the summary of geometric-mean ratios.
+# Variables: canon_list (series order), all, key, mre (metric filters),
+# dir (data folder), csv (the source's name, for the heading).
+function addorder(list, cnt, v,    k) { k = list SUBSEP v; if (!(k in seen)) { seen[k] = 1; cnt[list]++; ord[list, cnt[list]] = v } }
+NR == 1 { next }
+NF < 9 { next }
+{
+    wl = $1; m = $7
+    if (!all && (wl ":" m) !~ key) next
+    if (mre != "" && m !~ mre) next
+    if ($8 == "NaN" || $8 == "" || $8 == "nan" || $8 == "-nan") next
+    profs[$5] = 1
+    row = $2 "/" $3
+    ser = $4; sp[ser "/" $5] = 1
+    s4[NR] = $4; s5[NR] = $5
+    rec[NR] = wl SUBSEP m SUBSEP row; val[NR] = $8; unit[wl SUBSEP m] = $9
+    addorder("wl", c, wl)
+    addorder("m" SUBSEP wl, c, m)
+    addorder("row" SUBSEP wl SUBSEP m, c, row)
+}
+END {
+    np = 0; for (p in profs) np++
+    # series label: the scheduler, plus the profile when there are several
+    for (i in rec) {
+        ser = (np > 1) ? s4[i] "/" s5[i] : s4[i]
+        split(rec[i], f, SUBSEP)
+        addorder("ser" SUBSEP f[1] SUBSEP f[2], c, ser)
+        k = rec[i] SUBSEP ser
+        n[k]++; d = val[i] - mean[k]; mean[k] += d / n[k]; m2[k] += d * (val[i] - mean[k])
+    }
+    printf "# hddsim guest benchmarks\n\nSource: `%s`. Each cell: mean ± sample standard deviation (number of runs).\n", csv
+    printf "Rows: filesystem / guest I/O scheduler; columns: hddsim scheduler%s.\n", (np > 1 ? "/profile" : "")
+    for (a = 1; a <= c["wl"]; a++) {
+        wl = ord["wl", a]
+        printf "\n## %s\n", wl
+        ml = "m" SUBSEP wl
+        for (b = 1; b <= c[ml]; b++) {
+            m = ord[ml, b]; u = unit[wl SUBSEP m]
+            sl = "ser" SUBSEP wl SUBSEP m; rl = "row" SUBSEP wl SUBSEP m
+            # canonical order of the built-in policies first
+            ns = 0; delete sord
+            ncanon = split(canon_list, canon, " "); delete known
+            for (q = 1; q <= ncanon; q++) known[canon[q]] = 1
+            for (q = 1; q <= ncanon; q++) for (j = 1; j <= c[sl]; j++) { s = ord[sl, j]; base = s; sub(/\/.*/, "", base); if (base == canon[q]) sord[++ns] = s }
+            for (j = 1; j <= c[sl]; j++) { s = ord[sl, j]; base = s; sub(/\/.*/, "", base); if (!(base in known)) sord[++ns] = s }
+            printf "\n### %s%s\n\n| fs / guest sched |", m, (u != "" ? " (" u ")" : "")
+            for (j = 1; j <= ns; j++) printf " %s |", sord[j]
+            printf "\n|---|"; for (j = 1; j <= ns; j++) printf "---:|"; printf "\n"
+            dat = dir "/" wl "-" m ".dat"
+            for (r = 1; r <= c[rl]; r++) {
+                row = ord[rl, r]
+                printf "| %s |", row; printf "%s", row > dat
+                for (j = 1; j <= ns; j++) {
+                    k = wl SUBSEP m SUBSEP row SUBSEP sord[j]
+                    if (k in n) {
+                        sd = (n[k] > 1) ? sqrt(m2[k] / (n[k] - 1)) : 0
+                        printf " %.4g ± %.3g (%d) |", mean[k], sd, n[k]
+                        printf "\t%.6g\t%.6g", mean[k], sd > dat
+                    } else { printf " – |"; printf "\tNaN\tNaN" > dat }
+                }
+                printf "\n"; printf "\n" > dat
+            }
+            close(dat)
+            summarize(wl, m, u, rl, ns)
+            printf "%s\t%s\t%s\t%d\t%d", wl, m, u, c[rl], ns > (dir "/plots.list")
+            for (j = 1; j <= ns; j++) printf "\t%s", sord[j] > (dir "/plots.list")
+            printf "\n" > (dir "/plots.list")
+        }
+    }
+    if (sum != "") printf "\n## Summary\n\nEach scheduler against the reference (the first column): the geometric mean,\nover the rows (filesystem / guest scheduler) where both have a positive mean,\nof the scheduler's cell mean divided by the reference's; (n) rows.  1 is the\nsame as the reference, 0.5 half of it.\n%s", sum > (dir "/summary.md")
+}
+# summarize: one summary line per metric, each series against the first
+function summarize(wl, m, u, rl, ns,    j, r, k0, k, lg, nr, line) {
+    if (ns < 2) return
+    if (!sumhead[wl]++) {
+        sum = sum sprintf("\n### %s\n\n| metric | %s (reference) |", wl, sord[1])
+        for (j = 2; j <= ns; j++) sum = sum sprintf(" %s |", sord[j])
+        sum = sum "\n|---|---:|"
+        for (j = 2; j <= ns; j++) sum = sum "---:|"
+        sum = sum "\n"
+    }
+    line = sprintf("| %s%s | 1 |", m, (u != "" ? " (" u ")" : ""))
+    for (j = 2; j <= ns; j++) {
+        lg = 0; nr = 0
+        for (r = 1; r <= c[rl]; r++) {
+            k0 = wl SUBSEP m SUBSEP ord[rl, r] SUBSEP sord[1]
+            k = wl SUBSEP m SUBSEP ord[rl, r] SUBSEP sord[j]
+            if ((k0 in n) && (k in n) && mean[k0] > 0 && mean[k] > 0) { lg += log(mean[k] / mean[k0]); nr++ }
+        }
+        line = line (nr ? sprintf(" %.3g (%d) |", exp(lg / nr), nr) : " – |")
+    }
+    sum = sum line "\n"
+}
