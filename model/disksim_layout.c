@@ -162,7 +162,8 @@ zone_init (const struct ds_layout *l, struct ds_zone *z, char *err,
   struct units u;
   char msg[200];
 
-  qsort (z->slips, z->nslips, sizeof *z->slips, cmp_u64);
+  if (z->nslips > 1)           /* qsort takes no NULL, even for 0 */
+    qsort (z->slips, z->nslips, sizeof *z->slips, cmp_u64);
   lim = by_track ? tracks : phys;
   for (i = 0; i < z->nslips; i++)
     if (z->slips[i] >= lim || (i > 0 && z->slips[i] == z->slips[i - 1])) {
