@@ -30,6 +30,7 @@
 #include "debug.h"
 #include "realtime.h"
 #include "driver.h"
+#include "handback.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -260,6 +261,8 @@ driver_start (const struct driver_config *cfg)
     nbdkit_error ("%s", err);
     return -1;
   }
+  if (handback_init () == -1)
+    return -1;
   drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
                            &hooks, NULL);
   drv.stats = stats_new ();
@@ -326,6 +329,7 @@ driver_stop (void)
   hdd_free (drv.hdd);
   stats_free (drv.stats);
   free (drv.stats_path);
+  handback_fini ();
   drv.loop = NULL;
   drv.trace = NULL;
   drv.engine = NULL;
@@ -380,6 +384,11 @@ abandon (struct flight *f, enum req_outcome outcome)
   free_now = engine_cancel (drv.engine, &f->req) == 0;
   if (served)
     record (&f->req, 0, outcome);
+  else if (free_now)
+    /* Pulled from the queue before it was served: it has no service
+     * interval for the trace, but it is one more aborted request.
+     */
+    stats_record (drv.stats, &f->req, 0, outcome);
   f->orphaned = !free_now;
   pthread_mutex_unlock (&drv.lock);
   ev_async_send (drv.loop, &drv.wake);
@@ -465,33 +474,6 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
                   f->req.id, late);
 }
 
-/* nbdkit 1.32 can abort (assertion "sock >= 0" in raw_send_socket)
- * when a client hangs up with many requests in our queue: all of
- * nbdkit's workers for that connection are inside this plugin, so none
- * reads the EOF; when they give up together, each passes nbdkit's
- * "connection alive" check, the first send fails with EPIPE and closes
- * the socket, and the next sender asserts.  Seen in 9 of 15 runs of
- * the hang-up test.  Giving up one at a time, 10 ms apart, lets the
- * first failed send mark the connection dead before the next worker
- * looks, so nbdkit sends nothing more.
- */
-#define ABORT_SPACING_NS (10 * UINT64_C(1000000))
-
-static void
-space_out_aborts (void)
-{
-  static uint64_t next_slot;    /* guarded by drv.lock */
-  uint64_t now = monotonic_ns (), slot;
-  struct timespec ts;
-
-  pthread_mutex_lock (&drv.lock);
-  slot = next_slot > now ? next_slot : now;
-  next_slot = slot + ABORT_SPACING_NS;
-  pthread_mutex_unlock (&drv.lock);
-  ts = ns_to_timespec (slot);
-  clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 /* The delivery sleep must not be lengthened by timer slack.  Slack is
  * per thread and nbdkit's workers live as long as their connection:
  * set it once per thread, not once per request.
@@ -508,16 +490,20 @@ set_timer_slack_once (void)
 }
 
 int
-driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
-                void *arg)
+driver_request (const struct io *io, uint32_t conn, struct handback *hb,
+                driver_data_fn data, void *arg)
 {
-  struct flight *f = flight_new (io, conn);
+  struct flight *f;
   struct realtime_saved saved;
   uint64_t delivered;
   int status, err, waited;
 
+  if (handback_enter (hb) == -1)
+    return -1;
+  f = flight_new (io, conn);
   if (!f) {
     nbdkit_error ("calloc: %m");
+    handback_leave (hb, should_abort ());
     return -1;
   }
   set_timer_slack_once ();
@@ -532,12 +518,16 @@ driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
   realtime_leave (&saved);
   if (!waited) {
     abandon (f, OUTCOME_ABORTED);
-    space_out_aborts ();
+    handback_leave (hb, true);
     errno = ESHUTDOWN;
     return -1;
   }
   retire (f, delivered, status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR);
   flight_free (f);
+  /* A reply to a client that has just gone joins the closing
+   * connection's one-at-a-time hand-back (handback.c).
+   */
+  handback_leave (hb, should_abort ());
   errno = err;
   return status;
 }
