@@ -397,17 +397,19 @@ abandon (struct flight *f, enum req_outcome outcome)
 }
 
 /* nbdkit_nanosleep with a zero timeout only checks for shutdown and
- * for the client hanging up.
+ * for the client hanging up.  Once one worker of the connection has
+ * seen that, the others need not ask nbdkit (which logs an error each
+ * time: under valgrind, hundreds of workers queued on stderr's lock).
  */
 static bool
-should_abort (void)
+should_abort (struct handback *hb)
 {
-  return nbdkit_nanosleep (0, 0) == -1;
+  return handback_closing (hb) || nbdkit_nanosleep (0, 0) == -1;
 }
 
 /* Wait until the engine has put f on the drive; -1 if we must abort. */
 static int
-wait_dispatched (struct flight *f)
+wait_dispatched (struct flight *f, struct handback *hb)
 {
   pthread_mutex_lock (&drv.lock);
   while (f->req.state < REQ_SERVING) {
@@ -415,7 +417,7 @@ wait_dispatched (struct flight *f)
     if (pthread_cond_timedwait (&f->dispatched, &drv.lock, &ts) == ETIMEDOUT
         && f->req.state < REQ_SERVING) {
       pthread_mutex_unlock (&drv.lock);
-      if (should_abort ())
+      if (should_abort (hb))
         return -1;
       pthread_mutex_lock (&drv.lock);
     }
@@ -436,7 +438,7 @@ cpu_relax (void)
  * monotonic ns), or -1 if we must abort; *delivered is that reading.
  */
 static int
-wait_until (uint64_t deadline, uint64_t *delivered)
+wait_until (uint64_t deadline, uint64_t *delivered, struct handback *hb)
 {
   uint64_t now;
 
@@ -449,7 +451,7 @@ wait_until (uint64_t deadline, uint64_t *delivered)
       target = now + ABORT_CHECK_NS;
     ts = ns_to_timespec (target);
     clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-    if (should_abort ())
+    if (should_abort (hb))
       return -1;
   }
   while ((now = monotonic_ns ()) < deadline)
@@ -503,7 +505,7 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   f = flight_new (io, conn);
   if (!f) {
     nbdkit_error ("calloc: %m");
-    handback_leave (hb, should_abort ());
+    handback_leave (hb, should_abort (hb));
     return -1;
   }
   set_timer_slack_once ();
@@ -513,8 +515,8 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   err = errno;
 
   realtime_enter (drv.realtime, &saved);
-  waited = wait_dispatched (f) == 0
-    && wait_until (drv.epoch + f->req.done, &delivered) == 0;
+  waited = wait_dispatched (f, hb) == 0
+    && wait_until (drv.epoch + f->req.done, &delivered, hb) == 0;
   realtime_leave (&saved);
   if (!waited) {
     abandon (f, OUTCOME_ABORTED);
@@ -527,7 +529,7 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   /* A reply to a client that has just gone joins the closing
    * connection's one-at-a-time hand-back (handback.c).
    */
-  handback_leave (hb, should_abort ());
+  handback_leave (hb, should_abort (hb));
   errno = err;
   return status;
 }

@@ -299,6 +299,17 @@ probe_once (struct handback *c)
   pthread_mutex_unlock (&lock);
 }
 
+bool
+handback_closing (struct handback *c)
+{
+  bool closing;
+
+  pthread_mutex_lock (&lock);
+  closing = c->closing;
+  pthread_mutex_unlock (&lock);
+  return closing;
+}
+
 /* Whether the first closing reply must still wait for the workers
  * whose ordinary replies are in nbdkit; lock held.
  */

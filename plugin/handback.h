@@ -23,6 +23,9 @@ extern void handback_close (struct handback *);
  */
 extern int handback_enter (struct handback *c);
 
+/* Whether a worker of connection c has seen it close. */
+extern bool handback_closing (struct handback *c);
+
 /* The worker is about to return its reply to nbdkit.  'closing': it
  * has seen the client hang up or the server shut down.  On a closing
  * connection this waits for the worker's turn.
