@@ -42,11 +42,10 @@
  * them.  Only a client dying during the server's shut-down, with
  * nbdkit too starved to see it within the bound, is left to timing.
  *
- * What is left.  A worker that returned an ordinary reply before any
- * worker saw the close, and is between nbdkit's check and its send
- * when the client dies, can still race a reader that sees ECONNRESET;
- * so can a reader that never called the plugin.  That window is a few
- * instructions long and is nbdkit's own (any plugin has it).
+ * What is left: nbdkit's own race between ordinary replies sent in
+ * parallel (by design) and a reader that meets ECONNRESET and closes
+ * the socket without the write lock; and workers that never called
+ * the plugin, which it cannot see.  See docs/reliability.md.
  */
 
 #include <errno.h>

