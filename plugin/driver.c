@@ -30,6 +30,7 @@
 #include "debug.h"
 #include "realtime.h"
 #include "driver.h"
+#include "handback.h"
 #include "recorder.h"
 
 /* How long a waiting worker sleeps before checking whether the server
@@ -227,6 +228,8 @@ driver_start (const struct driver_config *cfg)
     nbdkit_error ("%s", err);
     return -1;
   }
+  if (handback_init () == -1)
+    return -1;
   drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
                            &hooks, NULL);
   if (!drv.engine) {
@@ -268,6 +271,7 @@ driver_stop (void)
     ev_loop_destroy (drv.loop);
   engine_free (drv.engine);
   hdd_free (drv.hdd);
+  handback_fini ();
   drv.loop = NULL;
   drv.engine = NULL;
   drv.hdd = NULL;
@@ -319,6 +323,11 @@ abandon (struct flight *f, enum req_outcome outcome)
   free_now = engine_cancel (drv.engine, &f->req) == 0;
   if (served)
     record (&f->req, 0, outcome);
+  else if (free_now)
+    /* Pulled from the queue before it was served: it has no service
+     * interval for the trace, but it is one more aborted request.
+     */
+    recorder_push_unserved (&f->req, outcome);
   f->orphaned = !free_now;
   pthread_mutex_unlock (&drv.lock);
   ev_async_send (drv.loop, &drv.wake);
@@ -327,17 +336,19 @@ abandon (struct flight *f, enum req_outcome outcome)
 }
 
 /* nbdkit_nanosleep with a zero timeout only checks for shutdown and
- * for the client hanging up.
+ * for the client hanging up.  Once one worker of the connection has
+ * seen that, the others need not ask nbdkit (which logs an error each
+ * time: under valgrind, hundreds of workers queued on stderr's lock).
  */
 static bool
-should_abort (void)
+should_abort (struct handback *hb)
 {
-  return nbdkit_nanosleep (0, 0) == -1;
+  return handback_closing (hb) || nbdkit_nanosleep (0, 0) == -1;
 }
 
 /* Wait until the engine has put f on the drive; -1 if we must abort. */
 static int
-wait_dispatched (struct flight *f)
+wait_dispatched (struct flight *f, struct handback *hb)
 {
   pthread_mutex_lock (&drv.lock);
   while (f->req.state < REQ_SERVING) {
@@ -345,7 +356,7 @@ wait_dispatched (struct flight *f)
     if (pthread_cond_timedwait (&f->dispatched, &drv.lock, &ts) == ETIMEDOUT
         && f->req.state < REQ_SERVING) {
       pthread_mutex_unlock (&drv.lock);
-      if (should_abort ())
+      if (should_abort (hb))
         return -1;
       pthread_mutex_lock (&drv.lock);
     }
@@ -366,7 +377,7 @@ cpu_relax (void)
  * monotonic ns), or -1 if we must abort; *delivered is that reading.
  */
 static int
-wait_until (uint64_t deadline, uint64_t *delivered)
+wait_until (uint64_t deadline, uint64_t *delivered, struct handback *hb)
 {
   uint64_t now;
 
@@ -379,7 +390,7 @@ wait_until (uint64_t deadline, uint64_t *delivered)
       target = now + ABORT_CHECK_NS;
     ts = ns_to_timespec (target);
     clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-    if (should_abort ())
+    if (should_abort (hb))
       return -1;
   }
   while ((now = monotonic_ns ()) < deadline)
@@ -405,33 +416,6 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
                   f->req.id, late);
 }
 
-/* nbdkit 1.32 can abort (assertion "sock >= 0" in raw_send_socket)
- * when a client hangs up with many requests in our queue: all of
- * nbdkit's workers for that connection are inside this plugin, so none
- * reads the EOF; when they give up together, each passes nbdkit's
- * "connection alive" check, the first send fails with EPIPE and closes
- * the socket, and the next sender asserts.  Seen in 9 of 15 runs of
- * the hang-up test.  Giving up one at a time, 10 ms apart, lets the
- * first failed send mark the connection dead before the next worker
- * looks, so nbdkit sends nothing more.
- */
-#define ABORT_SPACING_NS (10 * UINT64_C(1000000))
-
-static void
-space_out_aborts (void)
-{
-  static uint64_t next_slot;    /* guarded by drv.lock */
-  uint64_t now = monotonic_ns (), slot;
-  struct timespec ts;
-
-  pthread_mutex_lock (&drv.lock);
-  slot = next_slot > now ? next_slot : now;
-  next_slot = slot + ABORT_SPACING_NS;
-  pthread_mutex_unlock (&drv.lock);
-  ts = ns_to_timespec (slot);
-  clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 /* The delivery sleep must not be lengthened by timer slack.  Slack is
  * per thread and nbdkit's workers live as long as their connection:
  * set it once per thread, not once per request.
@@ -448,16 +432,20 @@ set_timer_slack_once (void)
 }
 
 int
-driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
-                void *arg)
+driver_request (const struct io *io, uint32_t conn, struct handback *hb,
+                driver_data_fn data, void *arg)
 {
-  struct flight *f = flight_new (io, conn);
+  struct flight *f;
   struct realtime_saved saved;
   uint64_t delivered;
   int status, err, waited;
 
+  if (handback_enter (hb) == -1)
+    return -1;
+  f = flight_new (io, conn);
   if (!f) {
     nbdkit_error ("calloc: %m");
+    handback_leave (hb, should_abort (hb));
     return -1;
   }
   set_timer_slack_once ();
@@ -467,17 +455,21 @@ driver_request (const struct io *io, uint32_t conn, driver_data_fn data,
   err = errno;
 
   realtime_enter (drv.realtime, &saved);
-  waited = wait_dispatched (f) == 0
-    && wait_until (drv.epoch + f->req.done, &delivered) == 0;
+  waited = wait_dispatched (f, hb) == 0
+    && wait_until (drv.epoch + f->req.done, &delivered, hb) == 0;
   realtime_leave (&saved);
   if (!waited) {
     abandon (f, OUTCOME_ABORTED);
-    space_out_aborts ();
+    handback_leave (hb, true);
     errno = ESHUTDOWN;
     return -1;
   }
   retire (f, delivered, status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR);
   flight_free (f);
+  /* A reply to a client that has just gone joins the closing
+   * connection's one-at-a-time hand-back (handback.c).
+   */
+  handback_leave (hb, should_abort (hb));
   errno = err;
   return status;
 }

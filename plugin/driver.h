@@ -40,12 +40,15 @@ extern void driver_stop (void);
 /* Outcome of the data I/O, reported by the callback. */
 typedef int (*driver_data_fn) (void *arg);
 
-/* Serve one request: queue it at the current time, run data(arg) for
- * the real I/O, wait for the modeled completion.  Returns data's
- * result, or -1 with errno ESHUTDOWN if the server or the client went
- * away first.
+struct handback;
+
+/* Serve one request of connection 'conn' (hb: its handback_open
+ * state): queue it at the current time, run data(arg) for the real
+ * I/O, wait for the modeled completion.  Returns data's result, or -1
+ * with errno ESHUTDOWN if the server or the client went away first.
  */
 extern int driver_request (const struct io *io, uint32_t conn,
+                           struct handback *hb,
                            driver_data_fn data, void *arg);
 
 #endif /* HDDSIM_DRIVER_H */

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "debug.h"
 #include "driver.h"
+#include "handback.h"
 #include "image.h"
 #include "realtime.h"
 
@@ -27,6 +28,7 @@ NBDKIT_DLL_PUBLIC int hddsim_debug_timing = 0;
 /* One per NBD connection: the scheduler keys queues on it. */
 struct handle {
   uint32_t conn;
+  struct handback *hb;          /* how its replies go back (handback.c) */
 };
 
 static atomic_uint next_conn;
@@ -120,6 +122,11 @@ hddsim_open (int readonly)
     nbdkit_error ("malloc: %m");
     return NULL;
   }
+  h->hb = handback_open ();
+  if (!h->hb) {
+    free (h);
+    return NULL;
+  }
   h->conn = atomic_fetch_add (&next_conn, 1);
   return h;
 }
@@ -127,7 +134,10 @@ hddsim_open (int readonly)
 static void
 hddsim_close (void *handle)
 {
-  free (handle);
+  struct handle *h = handle;
+
+  handback_close (h->hb);
+  free (h);
 }
 
 static int64_t
@@ -200,7 +210,7 @@ serve (void *handle, enum io_op op, void *buf, uint32_t count,
     .op = op, .fua = d.fua, .offset = offset, .length = count,
   };
 
-  return driver_request (&io, h->conn, do_data, &d);
+  return driver_request (&io, h->conn, h->hb, do_data, &d);
 }
 
 static int

@@ -73,7 +73,7 @@ static void
 consume (const struct trace_record *r)
 {
   stats_record (rec.stats, r);
-  if (rec.trace)
+  if (rec.trace && !r->unserved)
     trace_file_add (rec.trace, r);
 }
 
@@ -137,6 +137,8 @@ writer (void *arg)
   return NULL;
 }
 
+static void push (const struct trace_record *t);
+
 void
 recorder_push (const struct req *r, int64_t late_ns,
                enum req_outcome outcome)
@@ -146,13 +148,29 @@ recorder_push (const struct req *r, int64_t late_ns,
   /* The lateness is written only for a delivered request. */
   trace_record_of (&t, r, outcome == OUTCOME_OK ? late_ns : TRACE_LATE_NONE,
                    outcome);
+  push (&t);
+}
+
+void
+recorder_push_unserved (const struct req *r, enum req_outcome outcome)
+{
+  struct trace_record t;
+
+  trace_record_of (&t, r, TRACE_LATE_NONE, outcome);
+  t.unserved = true;
+  push (&t);
+}
+
+static void
+push (const struct trace_record *t)
+{
   pthread_mutex_lock (&rec.lock);
   if (!rec.running) {
     /* Before the writer starts or after it stopped: nobody else
      * touches the stats and the trace.
      */
     if (rec.stats)
-      consume (&t);
+      consume (t);
     pthread_mutex_unlock (&rec.lock);
     return;
   }
@@ -161,7 +179,7 @@ recorder_push (const struct req *r, int64_t late_ns,
     pthread_cond_wait (&rec.room, &rec.lock);
     rec.producers_waiting--;
   }
-  rec.ring[rec.head % RING_SIZE] = t;
+  rec.ring[rec.head % RING_SIZE] = *t;
   if (++rec.head - rec.tail == RING_SIZE / 2)
     pthread_cond_signal (&rec.work);
   pthread_mutex_unlock (&rec.lock);

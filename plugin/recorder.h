@@ -20,6 +20,10 @@ extern int recorder_after_fork (uint64_t epoch);
 /* Hand over one retired request.  Cheap: a copy into a ring. */
 extern void recorder_push (const struct req *, int64_t late_ns,
                            enum req_outcome);
+/* A request withdrawn from the queue before it was served: it counts
+ * in the stats (aborted), but has no trace line.
+ */
+extern void recorder_push_unserved (const struct req *, enum req_outcome);
 /* Write out everything pushed so far, the final stats and the
  * lateness summary; stop the writer; close the files.
  */

@@ -56,6 +56,9 @@ struct trace_record {
   int64_t late_ns;              /* delivered - modeled done, or
                                    TRACE_LATE_NONE */
   enum req_outcome outcome;
+  bool unserved;                /* withdrawn from the queue before it was
+                                   served: counted in the stats, but it
+                                   has no service interval to trace */
 };
 
 extern void trace_record_of (struct trace_record *, const struct req *,
