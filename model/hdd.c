@@ -41,6 +41,7 @@ struct hdd {
   uint64_t mech_free;           /* end of the last mechanical operation */
   uint64_t now;                 /* the latest time we were given */
   uint64_t fixed_head;          /* profile=fixed: byte offset */
+  bool last_write;              /* the last read or write was a write */
   struct cache cache;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy */
@@ -74,6 +75,25 @@ iface_ns (const struct hdd *d, uint64_t sectors)
   unsigned __int128 b = (unsigned __int128) sectors * SECTOR * 1000000000;
 
   return (uint64_t) ((b + d->p.iface_rate - 1) / d->p.iface_rate);
+}
+
+/* The command overhead of a read or write (hit: see struct
+ * hdd_params): DiskSim charges a class by what the command is and what
+ * the one before it was, for the controller's state it finds.
+ */
+static uint64_t
+cmd_overhead_ns (const struct hdd *d, bool write, bool hit)
+{
+  return d->p.overhead + d->p.cmd_overhead[write][hit][d->last_write];
+}
+
+/* A write is in the "hit" class whenever write-back caching is on, as
+ * in DiskSim (where fast writes decide it, not where the data goes).
+ */
+static bool
+write_hit_class (const struct hdd *d)
+{
+  return d->p.cache == CACHE_WB;
 }
 
 /* ---- placement (layout.c) ---- */
@@ -191,7 +211,8 @@ span_of (const struct hdd *d, const struct io *r)
 /* Media access for image sectors [first, first+n), extent by extent. */
 static uint64_t
 media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
-       struct hdd_cost *c, uint64_t *last_lba, uint64_t *last_n)
+       struct hdd_cost *c, uint64_t *last_lba, uint64_t *last_n,
+       struct bus_follow *bus)
 {
   uint64_t s = sp.first, end = sp.first + sp.n;
   struct arm a = arm_of (d);
@@ -199,7 +220,10 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
   while (s < end) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
-    t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
+    if (bus)
+      t = mech_walk_bus (&d->mech, &a, t, lba, n, c, bus);
+    else
+      t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
     set_arm (d, &a, lba + n);
     if (write && d->p.cache == CACHE_WB)
       cache_mark_clean (&d->cache, lba, n);
@@ -218,12 +242,14 @@ single_extent (const struct hdd *d, struct req_span sp, uint64_t *lba)
   return sp.n <= contiguous_from (d, sp.first);
 }
 
-/* A read the stream has read, or is about to: the cost. */
+/* A read the stream has read, or is about to: the cost (a hit's
+ * overhead either way: the data is on its way into the segment).
+ */
 static uint64_t
 read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
                   struct hdd_cost *c)
 {
-  uint64_t ov = d->p.overhead, xf = iface_ns (d, n), total;
+  uint64_t ov = cmd_overhead_ns (d, false, true), xf = iface_ns (d, n), total;
   struct arm a;
 
   c->overhead_ns = ov;
@@ -257,7 +283,7 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
   if (!cache_seg_holds (&d->cache, lba, sp.n)
       && !cache_dirty_holds (&d->cache, lba, sp.n))
     return NEVER;
-  c->overhead_ns = d->p.overhead;
+  c->overhead_ns = cmd_overhead_ns (d, false, true);
   c->xfer_ns = iface_ns (d, sp.n);
   c->cache_hit = true;
   return c->overhead_ns + c->xfer_ns;
@@ -288,21 +314,26 @@ static uint64_t
 serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
 {
-  uint64_t cost = read_cached (d, sp, t, c), end, lba = 0, n = 0, t0 = t;
+  uint64_t cost = read_cached (d, sp, t, c), end, done, lba = 0, n = 0;
+  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false);
+  struct bus_follow bus;
 
   if (cost != NEVER)
     return cost;
   t = arm_wait (d, t, c);
   stream_stop (d, t);
-  c->overhead_ns = d->p.overhead;
-  end = media (d, false, t + d->p.overhead, sp, c, &lba, &n);
-  /* The last sector goes over the interface after it is read. */
-  c->xfer_ns += iface_ns (d, 1);
+  c->overhead_ns = ov;
+  bus = (struct bus_follow) { iface_ns (d, 1), t + ov };
+  end = media (d, false, t + ov, sp, c, &lba, &n, &bus);
+  /* The sectors go over the interface as they are read: the last one
+     after it is read, or later if the interface is the slower. */
+  done = max64 (end + iface_ns (d, 1), bus.done);
+  c->xfer_ns += done - end;
   if (d->p.cache != CACHE_OFF && n > 0) {
     struct arm a = arm_of (d);
     cache_read_done (&d->cache, lba, n, end, &a);
   }
-  return end + iface_ns (d, 1) - t0;
+  return done - t0;
 }
 
 static uint64_t
@@ -310,13 +341,14 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
                    struct hdd_cost *c)
 {
   uint64_t lba, n, end, total, t0 = t;
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
 
   t = arm_wait (d, t, c);
   stream_stop (d, t);
-  c->overhead_ns = d->p.overhead;
-  end = media (d, true, t + d->p.overhead, sp, c, &lba, &n);
+  c->overhead_ns = ov;
+  end = media (d, true, t + ov, sp, c, &lba, &n, NULL);
   /* The data must have crossed the interface before it is written. */
-  total = max64 (end - t, d->p.overhead + iface_ns (d, sp.n));
+  total = max64 (end - t, ov + iface_ns (d, sp.n));
   c->xfer_ns += total - (end - t);
   return total + (t - t0);
 }
@@ -359,10 +391,10 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
     s += n;
   }
   c->busy_ns = t - start;
-  c->overhead_ns = d->p.overhead;
+  c->overhead_ns = cmd_overhead_ns (d, true, true);
   c->xfer_ns = iface_ns (d, sp.n);
   c->cache_hit = true;
-  total = t - start + d->p.overhead + c->xfer_ns;
+  total = t - start + c->overhead_ns + c->xfer_ns;
   if (was_clean)
     d->cache.dirty_since = start + total;
   return total;
@@ -386,6 +418,28 @@ serve_flush (struct hdd *d, uint64_t t, struct hdd_cost *c)
   return s - t;
 }
 
+/* A read or write is over: the completion overhead, and what the next
+ * command's overhead class will find.
+ */
+static uint64_t
+complete (struct hdd *d, bool write, uint64_t total, struct hdd_cost *c)
+{
+  uint64_t ov = write ? d->p.write_complete : d->p.read_complete;
+
+  c->overhead_ns += ov;
+  d->last_write = write;
+  return total + ov;
+}
+
+static uint64_t
+serve_write (struct hdd *d, const struct io *r, struct req_span sp,
+             uint64_t t, struct hdd_cost *c)
+{
+  if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
+    return serve_media_write (d, sp, t, c);
+  return serve_cached_write (d, sp, t, c);
+}
+
 static uint64_t
 serve_mech (struct hdd *d, const struct io *r, uint64_t t,
             struct hdd_cost *c)
@@ -394,12 +448,10 @@ serve_mech (struct hdd *d, const struct io *r, uint64_t t,
 
   switch (r->op) {
   case IO_READ:
-    return serve_read (d, sp, t, c);
+    return complete (d, false, serve_read (d, sp, t, c), c);
   case IO_WRITE:
   case IO_ZERO:
-    if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
-      return serve_media_write (d, sp, t, c);
-    return serve_cached_write (d, sp, t, c);
+    return complete (d, true, serve_write (d, r, sp, t, c), c);
   case IO_FLUSH:
     return serve_flush (d, t, c);
   case IO_TRIM:
