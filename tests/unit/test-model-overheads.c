@@ -303,19 +303,25 @@ teardown (void)
 
   snprintf (path, sizeof path, "%s/tiny.diskspecs", tmpdir);
   unlink (path);
+  snprintf (path, sizeof path, "%s/tiny.parv", tmpdir);
+  unlink (path);
   rmdir (tmpdir);
 }
 
-/* tiny.diskspecs with each pair's first string replaced by its second,
- * in the test's directory, its model sourced from tests/data.
+/* A file of the hand-made drive (tiny.diskspecs or tiny.parv) with each
+ * pair's first string replaced by its second, in the test's directory;
+ * what it sources is taken from tests/data.
  */
 static const char *
-tiny_variant (const char *const *pairs)
+tiny_variant (const char *file, const char *const *pairs)
 {
   static char path[512];
-  char cwd[256], *text, *hit;
-  FILE *fp = fopen (DATA "tiny.diskspecs", "r");
+  char cwd[256], src[256], *text, *hit;
+  FILE *fp;
   size_t len;
+
+  snprintf (src, sizeof src, DATA "%s", file);
+  fp = fopen (src, "r");
 
   ck_assert_ptr_nonnull (fp);
   ck_assert_ptr_nonnull (getcwd (cwd, sizeof cwd));
@@ -331,14 +337,14 @@ tiny_variant (const char *const *pairs)
     sprintf (hit, "%s%s", pairs[1], rest);
     free (rest);
   }
-  hit = strstr (text, "source models/");
+  hit = strstr (text, "source ");
   ck_assert_ptr_nonnull (hit);
   {
     char *rest = strdup (hit + strlen ("source "));
     sprintf (hit, "source %s/" DATA "%s", cwd, rest);
     free (rest);
   }
-  snprintf (path, sizeof path, "%s/tiny.diskspecs", tmpdir);
+  snprintf (path, sizeof path, "%s/%s", tmpdir, file);
   fp = fopen (path, "w");
   ck_assert_ptr_nonnull (fp);
   fputs (text, fp);
@@ -360,7 +366,7 @@ START_TEST (test_import_time_scale)
   struct hdd_params *p = hdd_params_new ();
   char err[HDD_ERRLEN];
 
-  ck_assert_msg (hdd_params_load_profile (p, tiny_variant (pairs), err,
+  ck_assert_msg (hdd_params_load_profile (p, tiny_variant ("tiny.diskspecs", pairs), err,
                                           sizeof err) == 0, "%s", err);
   ck_assert_uint_eq (p->overhead, 100 * US);
   ck_assert_uint_eq (p->cmd_overhead[0][0][0], 400 * US);
@@ -389,7 +395,7 @@ START_TEST (test_import_slow_bus)
   struct hdd *d;
   struct hdd_cost c;
 
-  ck_assert_msg (hdd_params_load_profile (p, tiny_variant (pairs), err,
+  ck_assert_msg (hdd_params_load_profile (p, tiny_variant ("tiny.diskspecs", pairs), err,
                                           sizeof err) == 0, "%s", err);
   ck_assert_uint_eq (p->iface_rate, 2560000);
   d = hdd_new (p, 4 << 20, 1, err, sizeof err);
@@ -398,6 +404,27 @@ START_TEST (test_import_slow_bus)
   ck_assert_uint_eq (c.xfer_ns, 2100 * US);
   ck_assert_uint_eq (c.overhead_ns, (50 + 200 + 81) * US);
   hdd_free (d);
+  hdd_params_free (p);
+}
+END_TEST
+
+/* The bus's block time counts when it is the slowest: tiny.parv's
+ * bus at 0.3 ms a block (the disk's bulk time is 0.05 ms) is
+ * 512 B / 0.3 ms = 1,706,666.7 B/s, rounded 1,706,667.
+ */
+START_TEST (test_import_bus_block_time)
+{
+  const char *const pairs[] = {
+    "Read block transfer time = 0.0", "Read block transfer time = 0.3",
+    NULL,
+  };
+  struct hdd_params *p = hdd_params_new ();
+  char err[HDD_ERRLEN];
+
+  ck_assert_msg (hdd_params_load_profile (p, tiny_variant ("tiny.parv",
+                                                           pairs),
+                                          err, sizeof err) == 0, "%s", err);
+  ck_assert_uint_eq (p->iface_rate, 1706667);
   hdd_params_free (p);
 }
 END_TEST
@@ -421,6 +448,7 @@ main (void)
   tcase_add_test (tc, test_import_barracuda);
   tcase_add_test (tc, test_import_time_scale);
   tcase_add_test (tc, test_import_slow_bus);
+  tcase_add_test (tc, test_import_bus_block_time);
   suite_add_tcase (s, tc);
   return run_suite (s);
 }
