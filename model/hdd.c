@@ -242,6 +242,33 @@ single_extent (const struct hdd *d, struct req_span sp, uint64_t *lba)
   return sp.n <= contiguous_from (d, sp.first);
 }
 
+/* How long after t 'at' comes (0 if it has passed). */
+static uint64_t
+ns_after (uint64_t at, uint64_t t)
+{
+  return at > t ? at - t : 0;
+}
+
+/* A read the stream is about to complete, from t: its sectors cross
+ * the interface as they arrive (as a media read's, see mech.c), after
+ * those already in (from lba to 'reached').  The last crossing ends at
+ * the latest of: all of them from the end of the overhead; the first
+ * sector still to come, then it and those after it (an interface
+ * slower than the media); the last one, then it (a faster one).
+ */
+static uint64_t
+stream_wait_ns (struct hdd *d, uint64_t lba, uint64_t n, uint64_t reached,
+                uint64_t t, uint64_t ov)
+{
+  uint64_t k = max64 (lba, reached);
+  uint64_t first = cache_stream_time_to (&d->cache, k + 1);
+  uint64_t last = cache_stream_time_to (&d->cache, lba + n);
+
+  return max64 (max64 (ov + iface_ns (d, n),
+                       ns_after (first, t) + iface_ns (d, lba + n - k)),
+                ns_after (last, t) + iface_ns (d, 1));
+}
+
 /* A read the stream has read, or is about to: the cost (a hit's
  * overhead either way: the data is on its way into the segment).
  */
@@ -251,16 +278,16 @@ read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
 {
   uint64_t ov = cmd_overhead_ns (d, false, true), xf = iface_ns (d, n), total;
   struct arm a;
+  uint64_t reached = cache_stream_reached (&d->cache, t, &a);
 
   c->overhead_ns = ov;
-  if (lba + n <= cache_stream_reached (&d->cache, t, &a)) {
+  if (lba + n <= reached) {
     c->xfer_ns = xf;
     c->cache_hit = true;
     total = ov + xf;
   }
   else {
-    uint64_t arrive = cache_stream_time_to (&d->cache, lba + n);
-    total = max64 (ov + xf, arrive - t + iface_ns (d, 1));
+    total = stream_wait_ns (d, lba, n, reached, t, ov);
     c->xfer_ns = total - ov;
   }
   cache_stream_use (&d->cache, lba + n + d->cache.ra_sectors);

@@ -105,7 +105,6 @@ walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
   return t;
 }
 
-
 uint64_t
 mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
            uint64_t lba, uint64_t n, struct hdd_cost *c,

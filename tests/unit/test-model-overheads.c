@@ -127,6 +127,34 @@ START_TEST (test_bus_waits_for_next_track)
 }
 END_TEST
 
+/* A read the read-ahead stream is about to reach.  Ten sectors from
+ * the start of a track (write-through, read-ahead 64K: 128 sectors):
+ * the media reads them from ts to ts + 1 ms, the interface is done at
+ * ts + 2.6 ms (as above), and the stream goes on from sector 10 at
+ * ts + 1 ms.  At ts + 2.6 ms the host asks for sectors 40..49: the
+ * stream reads sector 40 by ts + 1 + 3.1 = ts + 4.1 ms, 1.5 ms from
+ * now, and the ten then cross in 2.5 ms: 4.0 ms (the interface from
+ * the end of the overhead alone: 5 us + 2.5 ms; the last sector, read
+ * at ts + 5 ms, then one crossing: 2.65 ms).
+ */
+START_TEST (test_bus_bound_stream)
+{
+  const char *kv[] = { "cache", "wt", "readahead", "64K", NULL };
+  struct hdd *d = test_drive (kv);
+  uint64_t lba = geom_track_lba (hdd_geom (d), 300, 0), s, ts;
+  struct hdd_cost c;
+
+  s = read_lba (d, lba, 10, 0, &c);
+  ck_assert_uint_eq (c.xfer_ns, 2600 * US);
+  ts = c.overhead_ns + c.seek_ns + c.rot_ns;
+  ck_assert_uint_eq (s, ts + 2600 * US);
+  s = read_lba (d, lba + 40, 10, s, &c);
+  ck_assert_uint_eq (s, 4000 * US);
+  ck_assert_uint_eq (c.overhead_ns, 5 * US);
+  hdd_free (d);
+}
+END_TEST
+
 /* ---- the overhead classes ---- */
 
 /* Distinct values, so that each class shows which one was charged:
@@ -442,6 +470,7 @@ main (void)
   tcase_add_test (tc, test_bus_faster_than_media);
   tcase_add_test (tc, test_bus_bound_across_switch);
   tcase_add_test (tc, test_bus_waits_for_next_track);
+  tcase_add_test (tc, test_bus_bound_stream);
   tcase_add_test (tc, test_classes_write_through);
   tcase_add_test (tc, test_classes_write_back);
   tcase_add_test (tc, test_estimate_same_class);
