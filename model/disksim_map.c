@@ -19,9 +19,9 @@
  *                                      while disconnect and reselect
  *                                      overheads and water marks are 0
  *                                      (refused otherwise)
- *   Read directly to buffer            the buffer never fills: the
- *                                      interface keeps up with the media
- *                                      (refused otherwise)
+ *   Read directly to buffer            the media reads into the buffer
+ *                                      and the interface follows (hddsim's
+ *                                      reads: see map_interface)
  *   Maximum number of write segments, Combine seq writes, Write hit stop
  *   prefetch                           write caching only (refused)
  *   the five Extradisc values          only with Extra write disconnect
@@ -458,35 +458,38 @@ need (struct out *o, const struct ds_key *k, const char *key, double want,
     block (o, k->at, "%s = %g: %s", key, k->v, why);
 }
 
-/* The per-command overhead: every class of command the drive can see
- * must cost the same.
+/* The per-command overheads: DiskSim's per-request overhead (at every
+ * request's arrival) is hddsim's overhead=; each hit/miss x after
+ * read/write class and each completion overhead its own key, added to
+ * it.  'Time scale for overheads' multiplies them all.
  */
 static void
 map_overheads (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  const struct { const struct ds_key *k; const char *name; bool hit; } cls[] = {
-    { &d->rmiss_r, "Read miss over. after read", false },
-    { &d->rmiss_w, "Read miss over. after write", false },
-    { &d->wmiss_r, "Write miss over. after read", false },
-    { &d->wmiss_w, "Write miss over. after write", false },
-    { &d->rhit_r, "Read hit over. after read", true },
-    { &d->rhit_w, "Read hit over. after write", true },
+  const struct { const struct ds_key *k; const char *name, *key; } cls[] = {
+    { &d->rhit_r, "Read hit over. after read", "overhead-read-hit" },
+    { &d->rhit_w, "Read hit over. after write",
+      "overhead-read-hit-after-write" },
+    { &d->rmiss_r, "Read miss over. after read", "overhead-read-miss" },
+    { &d->rmiss_w, "Read miss over. after write",
+      "overhead-read-miss-after-write" },
+    { &d->whit_r, "Write hit over. after read", "overhead-write-hit" },
+    { &d->whit_w, "Write hit over. after write",
+      "overhead-write-hit-after-write" },
+    { &d->wmiss_r, "Write miss over. after read", "overhead-write-miss" },
+    { &d->wmiss_w, "Write miss over. after write",
+      "overhead-write-miss-after-write" },
+    { &d->rcompl, "Read completion overhead", "read-complete" },
+    { &d->wcompl, "Write completion overhead", "write-complete" },
   };
-  bool hits = d->caching.v != 0;
+  double scale = d->overhead_scale.v;
   size_t i;
 
-  for (i = 1; i < sizeof cls / sizeof cls[0]; i++)
-    if ((hits || !cls[i].hit) && cls[i].k->v != cls[0].k->v)
-      block (o, cls[i].k->at, "%s = %g ms, but %s = %g ms: hddsim has one "
-             "per-command overhead", cls[i].name, cls[i].k->v, cls[0].name,
-             cls[0].k->v);
-  set_param (o, p, d->rmiss_r.at, "Read miss over. after read", "overhead",
-             ms_to_ns (d->overhead_scale.v * (d->per_request.v
-                                              + d->rmiss_r.v)), true);
-  need (o, &d->rcompl, "Read completion overhead", 0, "hddsim has no "
-        "overhead after the transfer");
-  need (o, &d->wcompl, "Write completion overhead", 0, "hddsim has no "
-        "overhead after the transfer");
+  set_param (o, p, d->per_request.at, "Per-request overhead time",
+             "overhead", ms_to_ns (scale * d->per_request.v), true);
+  for (i = 0; i < sizeof cls / sizeof cls[0]; i++)
+    set_param (o, p, cls[i].k->at, cls[i].name, cls[i].key,
+               ms_to_ns (scale * cls[i].k->v), true);
   need (o, &d->prep, "Data preparation overhead", 0, "not modelled");
   need (o, &d->resel1, "First reselect overhead", 0, "bus reselection is "
         "not modelled");
@@ -502,27 +505,22 @@ map_overheads (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   need (o, &d->min_seek_delay, "Minimum seek delay", 0, "not modelled");
 }
 
-/* Bulk transfer: the slowest of disk, bus and controller per block. */
+/* Bulk transfer: the slowest of disk, bus and controller per block.
+ * Slower than the media, it bounds a read: hddsim's sectors cross the
+ * interface one by one as they are read (mech_walk_bus), as DiskSim's
+ * buffer hands them to the bus.
+ */
 static void
 map_interface (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
   const struct ds_key *k = &d->bulk;
-  double ms = d->bulk.v, media_ms;
-  uint64_t maxspt = 0, rate;
-  unsigned i;
+  double ms = d->bulk.v;
+  uint64_t rate;
 
   if (d->bus_xfer.set && d->bus_xfer.v > ms)
     k = &d->bus_xfer, ms = d->bus_xfer.v;
   if (d->ctlr_xfer.set && d->ctlr_xfer.v > ms)
     k = &d->ctlr_xfer, ms = d->ctlr_xfer.v;
-  for (i = 0; i < d->layout.nzones; i++)
-    if (d->layout.zones[i].spt > maxspt)
-      maxspt = d->layout.zones[i].spt;
-  media_ms = d->rpm.v > 0 ? 60000.0 / d->rpm.v / (double) maxspt : 0;
-  if (ms > media_ms)
-    block (o, k->at, "%g ms per block: slower than the media (%.4f ms per "
-           "sector in the outer zone); hddsim's reads assume the interface "
-           "keeps up with the media", ms, media_ms);
   rate = ms > 0 ? (uint64_t) llround (SECTOR * 1000.0 / ms)
                 : UINT64_C(1) << 40;
   set_param (o, p, k->at, "Bulk sector transfer time", "iface-rate", rate,

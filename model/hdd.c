@@ -41,6 +41,7 @@ struct hdd {
   uint64_t mech_free;           /* end of the last mechanical operation */
   uint64_t now;                 /* the latest time we were given */
   uint64_t fixed_head;          /* profile=fixed: byte offset */
+  bool last_write;              /* the last read or write was a write */
   struct cache cache;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy */
@@ -74,6 +75,25 @@ iface_ns (const struct hdd *d, uint64_t sectors)
   unsigned __int128 b = (unsigned __int128) sectors * SECTOR * 1000000000;
 
   return (uint64_t) ((b + d->p.iface_rate - 1) / d->p.iface_rate);
+}
+
+/* The command overhead of a read or write (hit: see struct
+ * hdd_params): DiskSim charges a class by what the command is and what
+ * the one before it was, for the controller's state it finds.
+ */
+static uint64_t
+cmd_overhead_ns (const struct hdd *d, bool write, bool hit)
+{
+  return d->p.overhead + d->p.cmd_overhead[write][hit][d->last_write];
+}
+
+/* A write is in the "hit" class whenever write-back caching is on, as
+ * in DiskSim (where fast writes decide it, not where the data goes).
+ */
+static bool
+write_hit_class (const struct hdd *d)
+{
+  return d->p.cache == CACHE_WB;
 }
 
 /* ---- placement (layout.c) ---- */
@@ -191,7 +211,8 @@ span_of (const struct hdd *d, const struct io *r)
 /* Media access for image sectors [first, first+n), extent by extent. */
 static uint64_t
 media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
-       struct hdd_cost *c, uint64_t *last_lba, uint64_t *last_n)
+       struct hdd_cost *c, uint64_t *last_lba, uint64_t *last_n,
+       struct bus_follow *bus)
 {
   uint64_t s = sp.first, end = sp.first + sp.n;
   struct arm a = arm_of (d);
@@ -199,7 +220,10 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
   while (s < end) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
-    t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
+    if (bus)
+      t = mech_walk_bus (&d->mech, &a, t, lba, n, c, bus);
+    else
+      t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
     set_arm (d, &a, lba + n);
     if (write && d->p.cache == CACHE_WB)
       cache_mark_clean (&d->cache, lba, n);
@@ -218,23 +242,52 @@ single_extent (const struct hdd *d, struct req_span sp, uint64_t *lba)
   return sp.n <= contiguous_from (d, sp.first);
 }
 
-/* A read the stream has read, or is about to: the cost. */
+/* How long after t 'at' comes (0 if it has passed). */
+static uint64_t
+ns_after (uint64_t at, uint64_t t)
+{
+  return at > t ? at - t : 0;
+}
+
+/* A read the stream is about to complete, from t: its sectors cross
+ * the interface as they arrive (as a media read's, see mech.c), after
+ * those already in (from lba to 'reached').  The last crossing ends at
+ * the latest of: all of them from the end of the overhead; the first
+ * sector still to come, then it and those after it (an interface
+ * slower than the media); the last one, then it (a faster one).
+ */
+static uint64_t
+stream_wait_ns (struct hdd *d, uint64_t lba, uint64_t n, uint64_t reached,
+                uint64_t t, uint64_t ov)
+{
+  uint64_t k = max64 (lba, reached);
+  uint64_t first = cache_stream_time_to (&d->cache, k + 1);
+  uint64_t last = cache_stream_time_to (&d->cache, lba + n);
+
+  return max64 (max64 (ov + iface_ns (d, n),
+                       ns_after (first, t) + iface_ns (d, lba + n - k)),
+                ns_after (last, t) + iface_ns (d, 1));
+}
+
+/* A read the stream has read, or is about to: the cost (a hit's
+ * overhead either way: the data is on its way into the segment).
+ */
 static uint64_t
 read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
                   struct hdd_cost *c)
 {
-  uint64_t ov = d->p.overhead, xf = iface_ns (d, n), total;
+  uint64_t ov = cmd_overhead_ns (d, false, true), xf = iface_ns (d, n), total;
   struct arm a;
+  uint64_t reached = cache_stream_reached (&d->cache, t, &a);
 
   c->overhead_ns = ov;
-  if (lba + n <= cache_stream_reached (&d->cache, t, &a)) {
+  if (lba + n <= reached) {
     c->xfer_ns = xf;
     c->cache_hit = true;
     total = ov + xf;
   }
   else {
-    uint64_t arrive = cache_stream_time_to (&d->cache, lba + n);
-    total = max64 (ov + xf, arrive - t + iface_ns (d, 1));
+    total = stream_wait_ns (d, lba, n, reached, t, ov);
     c->xfer_ns = total - ov;
   }
   cache_stream_use (&d->cache, lba + n + d->cache.ra_sectors);
@@ -257,7 +310,7 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
   if (!cache_seg_holds (&d->cache, lba, sp.n)
       && !cache_dirty_holds (&d->cache, lba, sp.n))
     return NEVER;
-  c->overhead_ns = d->p.overhead;
+  c->overhead_ns = cmd_overhead_ns (d, false, true);
   c->xfer_ns = iface_ns (d, sp.n);
   c->cache_hit = true;
   return c->overhead_ns + c->xfer_ns;
@@ -288,21 +341,26 @@ static uint64_t
 serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
 {
-  uint64_t cost = read_cached (d, sp, t, c), end, lba = 0, n = 0, t0 = t;
+  uint64_t cost = read_cached (d, sp, t, c), end, done, lba = 0, n = 0;
+  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false);
+  struct bus_follow bus;
 
   if (cost != NEVER)
     return cost;
   t = arm_wait (d, t, c);
   stream_stop (d, t);
-  c->overhead_ns = d->p.overhead;
-  end = media (d, false, t + d->p.overhead, sp, c, &lba, &n);
-  /* The last sector goes over the interface after it is read. */
-  c->xfer_ns += iface_ns (d, 1);
+  c->overhead_ns = ov;
+  bus = (struct bus_follow) { iface_ns (d, 1), t + ov };
+  end = media (d, false, t + ov, sp, c, &lba, &n, &bus);
+  /* The sectors go over the interface as they are read: the last one
+     after it is read, or later if the interface is the slower. */
+  done = max64 (end + iface_ns (d, 1), bus.done);
+  c->xfer_ns += done - end;
   if (d->p.cache != CACHE_OFF && n > 0) {
     struct arm a = arm_of (d);
     cache_read_done (&d->cache, lba, n, end, &a);
   }
-  return end + iface_ns (d, 1) - t0;
+  return done - t0;
 }
 
 static uint64_t
@@ -310,13 +368,14 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
                    struct hdd_cost *c)
 {
   uint64_t lba, n, end, total, t0 = t;
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
 
   t = arm_wait (d, t, c);
   stream_stop (d, t);
-  c->overhead_ns = d->p.overhead;
-  end = media (d, true, t + d->p.overhead, sp, c, &lba, &n);
+  c->overhead_ns = ov;
+  end = media (d, true, t + ov, sp, c, &lba, &n, NULL);
   /* The data must have crossed the interface before it is written. */
-  total = max64 (end - t, d->p.overhead + iface_ns (d, sp.n));
+  total = max64 (end - t, ov + iface_ns (d, sp.n));
   c->xfer_ns += total - (end - t);
   return total + (t - t0);
 }
@@ -359,10 +418,10 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
     s += n;
   }
   c->busy_ns = t - start;
-  c->overhead_ns = d->p.overhead;
+  c->overhead_ns = cmd_overhead_ns (d, true, true);
   c->xfer_ns = iface_ns (d, sp.n);
   c->cache_hit = true;
-  total = t - start + d->p.overhead + c->xfer_ns;
+  total = t - start + c->overhead_ns + c->xfer_ns;
   if (was_clean)
     d->cache.dirty_since = start + total;
   return total;
@@ -386,6 +445,28 @@ serve_flush (struct hdd *d, uint64_t t, struct hdd_cost *c)
   return s - t;
 }
 
+/* A read or write is over: the completion overhead, and what the next
+ * command's overhead class will find.
+ */
+static uint64_t
+complete (struct hdd *d, bool write, uint64_t total, struct hdd_cost *c)
+{
+  uint64_t ov = write ? d->p.write_complete : d->p.read_complete;
+
+  c->overhead_ns += ov;
+  d->last_write = write;
+  return total + ov;
+}
+
+static uint64_t
+serve_write (struct hdd *d, const struct io *r, struct req_span sp,
+             uint64_t t, struct hdd_cost *c)
+{
+  if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
+    return serve_media_write (d, sp, t, c);
+  return serve_cached_write (d, sp, t, c);
+}
+
 static uint64_t
 serve_mech (struct hdd *d, const struct io *r, uint64_t t,
             struct hdd_cost *c)
@@ -394,12 +475,10 @@ serve_mech (struct hdd *d, const struct io *r, uint64_t t,
 
   switch (r->op) {
   case IO_READ:
-    return serve_read (d, sp, t, c);
+    return complete (d, false, serve_read (d, sp, t, c), c);
   case IO_WRITE:
   case IO_ZERO:
-    if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
-      return serve_media_write (d, sp, t, c);
-    return serve_cached_write (d, sp, t, c);
+    return complete (d, true, serve_write (d, r, sp, t, c), c);
   case IO_FLUSH:
     return serve_flush (d, t, c);
   case IO_TRIM:

@@ -72,6 +72,18 @@ struct hdd_params {
   uint64_t iface_rate;          /* bytes/s */
   uint64_t overhead;            /* ns per command */
 
+  /* Per-command overheads (DiskSim's controller), added to 'overhead';
+   * all 0 by default.  cmd_overhead[write][hit][after_write]: a read or
+   * write, answered by the cache (a read hit; a write under
+   * write-back caching, whatever becomes of it) or not, when the
+   * previous read or write the drive completed was a write.  The
+   * completion overheads come after the last byte has crossed the
+   * interface.  See cmd_overhead_ns in hdd.c.
+   */
+  uint64_t cmd_overhead[2][2][2];
+  uint64_t read_complete;       /* ns */
+  uint64_t write_complete;      /* ns */
+
   /* Cache. */
   int cache;                    /* enum cache_mode */
   uint64_t cache_size;          /* bytes */
@@ -178,6 +190,16 @@ struct walk_stop {
   struct arm mark_arm;
 };
 
+/* The interface following a media read: each sector crosses it after
+ * the media has read it, one at a time, 'sector_ns' each.  done: when
+ * the interface is free (in: when it may begin; out: when the last
+ * sector read so far has crossed).
+ */
+struct bus_follow {
+  uint64_t sector_ns;
+  uint64_t done;
+};
+
 /* Transfer n sectors from lba, starting at time t with the arm at *a:
  * position (seek or head switch), wait for the first sector, transfer,
  * track by track.  Returns the end time (or stop->at if it stops).
@@ -186,6 +208,12 @@ struct walk_stop {
 extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
                            uint64_t t, uint64_t lba, uint64_t n,
                            struct hdd_cost *c, struct walk_stop *stop);
+/* mech_walk for a read whose sectors follow over the interface as they
+ * are read (*bus updated, track by track).
+ */
+extern uint64_t mech_walk_bus (const struct mech *, struct arm *,
+                               uint64_t t, uint64_t lba, uint64_t n,
+                               struct hdd_cost *c, struct bus_follow *bus);
 
 /* ---- hdd_params.c: the parameters ---- */
 

@@ -52,6 +52,32 @@ static const struct param_desc hdd_param_table[] = {
     NULL, "interface transfer rate (e.g. 100M for ATA-100)" },
   { "overhead", PARAM_DURATION, FIELD(overhead), 0, SEC, NULL,
     "command processing time of every request" },
+  /* Per-command overheads (DiskSim's controller), each added to
+     overhead= for its class; see struct hdd_params. */
+#define CMD_OV(key, w, h, aw, what)                                     \
+  { key, PARAM_DURATION, FIELD(cmd_overhead[w][h][aw]), 0, SEC, NULL,   \
+    "added to overhead for " what }
+  CMD_OV ("overhead-read-hit", 0, 1, 0,
+          "a read the cache answers, after a read"),
+  CMD_OV ("overhead-read-hit-after-write", 0, 1, 1,
+          "a read the cache answers, after a write"),
+  CMD_OV ("overhead-read-miss", 0, 0, 0,
+          "a read from the media, after a read"),
+  CMD_OV ("overhead-read-miss-after-write", 0, 0, 1,
+          "a read from the media, after a write"),
+  CMD_OV ("overhead-write-hit", 1, 1, 0,
+          "a write under cache=wb, after a read"),
+  CMD_OV ("overhead-write-hit-after-write", 1, 1, 1,
+          "a write under cache=wb, after a write"),
+  CMD_OV ("overhead-write-miss", 1, 0, 0,
+          "a write under cache=wt or off, after a read"),
+  CMD_OV ("overhead-write-miss-after-write", 1, 0, 1,
+          "a write under cache=wt or off, after a write"),
+#undef CMD_OV
+  { "read-complete", PARAM_DURATION, FIELD(read_complete), 0, SEC, NULL,
+    "completion overhead of a read, after its last byte has crossed" },
+  { "write-complete", PARAM_DURATION, FIELD(write_complete), 0, SEC, NULL,
+    "completion overhead of a write, after it is done" },
   { "cache", PARAM_ENUM, FIELD(cache), 0, 0, cache_names,
     "on-drive cache: wb (write-back), wt (write-through), off" },
   { "cache-size", PARAM_SIZE, FIELD(cache_size), 0, UINT64_C(1) << 40, NULL,

@@ -20,14 +20,34 @@ position_ns (const struct mech *m, const struct arm *a, const struct loc *l,
   return 0;
 }
 
+/* The interface after the media has read cnt sectors of a track from
+ * ts to end: sector j (1..cnt) is read at ts + rot(j) and crosses once
+ * it is read and the one before it has crossed.  The last crossing
+ * ends at the latest of: the sectors queued before this track, then
+ * these; the first sector's read, then all of them (an interface
+ * slower than the media); the last sector's read, then that one (a
+ * faster one).  The read times rise evenly along the track, so one of
+ * the two ends decides.
+ */
+static void
+bus_track (struct bus_follow *bus, const struct geom *g, uint64_t spt,
+           uint64_t ts, uint64_t end, uint64_t cnt)
+{
+  uint64_t first = ts + rot_sectors_ns (g->rpm, spt, 1);
+  uint64_t all = cnt * bus->sector_ns;
+
+  bus->done = max64 (max64 (bus->done + all, first + all),
+                     end + bus->sector_ns);
+}
+
 /* The first track's positioning is the request's seek and rotational
  * wait; later ones (switches hidden, or not, by skew) count as
  * transfer.
  */
-uint64_t
-mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
-           uint64_t lba, uint64_t n, struct hdd_cost *c,
-           struct walk_stop *stop)
+static uint64_t
+walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
+      uint64_t lba, uint64_t n, struct hdd_cost *c, struct walk_stop *stop,
+      struct bus_follow *bus)
 {
   uint64_t did = 0;
   bool first = true;
@@ -66,6 +86,8 @@ mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
         c->xfer_ns += pos + wait;
       c->xfer_ns += x;
     }
+    if (bus && cnt > 0)
+      bus_track (bus, m->g, l.spt, ts, ts + x, cnt);
     first = false;
     t = ts + x;
     a->cyl = l.cyl;
@@ -83,3 +105,18 @@ mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
   return t;
 }
 
+uint64_t
+mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
+           uint64_t lba, uint64_t n, struct hdd_cost *c,
+           struct walk_stop *stop)
+{
+  return walk (m, a, write, t, lba, n, c, stop, NULL);
+}
+
+uint64_t
+mech_walk_bus (const struct mech *m, struct arm *a, uint64_t t,
+               uint64_t lba, uint64_t n, struct hdd_cost *c,
+               struct bus_follow *bus)
+{
+  return walk (m, a, false, t, lba, n, c, NULL, bus);
+}
