@@ -800,6 +800,73 @@ START_TEST (test_formula_tables)
 }
 END_TEST
 
+/* ---- seek curves and settles (test-model-seek.c has the model) ---- */
+
+/* The tiny drive with one change maps without a reason. */
+static void
+maps (const char *file, const char *from, const char *to,
+      struct hdd_params *p)
+{
+  char err[HDD_ERRLEN];
+  unsigned line;
+  struct ds_drive *d = ds_drive_load (variant (file, from, to, &line), err,
+                                      sizeof err);
+
+  ck_assert_msg (d != NULL, "%s", err);
+  ck_assert_msg (ds_drive_to_params (d, p, NULL, NULL, err, sizeof err) == 0,
+                 "%s: %s", to, err);
+  ds_drive_free (d);
+}
+
+START_TEST (test_seek_and_settle_map)
+{
+  static struct collect c;
+  static struct hdd_params p;
+  char err[HDD_ERRLEN];
+  struct ds_drive *d = ds_drive_load (DATA "barracuda.parv", err,
+                                      sizeof err);
+  unsigned i;
+
+  /* barracuda: 87 points, falling from 1.956 ms (2 cyl) to 1.933 ms
+     (3 cyl), last 4986 cyl 16.679 ms; refused only for other keys. */
+  ck_assert_msg (d != NULL, "%s", err);
+  c.n = 0;
+  ck_assert_int_eq (ds_drive_to_params (d, &p, collect, &c, err,
+                                        sizeof err), -1);
+  ds_drive_free (d);
+  for (i = 0; i < c.n; i++)
+    ck_assert_msg (!strstr (c.msgs[i], "Seek") && !strstr (c.msgs[i], "seek")
+                   && !strstr (c.msgs[i], "settling")
+                   && !strstr (c.msgs[i], "Head switch"), "%s", c.msgs[i]);
+  ck_assert_uint_eq (p.seek_npoints, 87);
+  ck_assert_uint_eq (p.seek_time[1], 1956000);
+  ck_assert_uint_eq (p.seek_time[2], 1933000);
+  ck_assert_uint_eq (p.seek_dist[86], 4986);
+  ck_assert_uint_eq (p.seek_time[86], 16679000);
+  ck_assert_int_eq (p.position_rule, POSITION_DISKSIM);
+  ck_assert_uint_eq (p.head_switch, 100000);
+
+  /* A negative settle is write-settle-neg. */
+  maps ("models/tiny.model", "Add. write settling delay = 0.0",
+        "Add. write settling delay = -0.3", &p);
+  ck_assert_uint_eq (p.write_settle_neg, 300000);
+  ck_assert_uint_eq (p.write_settle, 0);
+  ck_assert_int_eq (p.position_rule, POSITION_DISKSIM);
+  /* A positive one, with two surfaces (settling after a head switch). */
+  maps ("models/tiny.model", "Add. write settling delay = 0.0",
+        "Add. write settling delay = 0.3", &p);
+  ck_assert_uint_eq (p.write_settle, 300000);
+  ck_assert_uint_eq (p.write_settle_neg, 0);
+  /* A head switch longer than the 1 ms one-cylinder seek. */
+  maps ("models/tiny.model", "Head switch time = 0.5",
+        "Head switch time = 1.5", &p);
+  ck_assert_uint_eq (p.head_switch, 1500000);
+  /* A falling curve: 1 ms at 1 cyl, 0.9 ms at 10. */
+  maps ("models/tiny.seek", "10, 2.0", "10, 0.9", &p);
+  ck_assert_uint_eq (p.seek_time[1], 900000);
+}
+END_TEST
+
 static Suite *
 import_suite (void)
 {
@@ -821,6 +888,7 @@ import_suite (void)
   tcase_add_test (tc, test_refusals);
   tcase_add_test (tc, test_missing_and_choice);
   tcase_add_test (tc, test_formula_tables);
+  tcase_add_test (tc, test_seek_and_settle_map);
   suite_add_tcase (s, tc);
   return s;
 }
