@@ -217,6 +217,40 @@ START_TEST (test_rule_settle_after_switch)
 }
 END_TEST
 
+/* The switch to the next track inside a write settles too under
+ * DiskSim's rule: the head comes 0.2 ms after the skewed first sector
+ * and waits for it to come round, so the transfer takes at least the
+ * settle longer than under hddsim's rule; a read's does not change.
+ */
+static uint64_t
+two_track_xfer (const char *rule, enum io_op op)
+{
+  const char *const kv[] = {
+    "cache", "off", "seek-table", TABLE, "write-settle", "0.2ms",
+    "position-rule", rule, NULL
+  };
+  struct hdd *d = drive ("st4000nm0033", kv, 0, 1);
+  const struct geom *g = hdd_geom (d);
+  uint64_t t = park (d, 2000, 0), lba = geom_track_lba (g, 2000, 0);
+  uint64_t spt = geom_track_lba (g, 2000, 1) - lba;
+  struct io io = { .op = op, .fua = op == IO_WRITE, .offset = lba * SECTOR,
+                   .length = (spt + 1) * SECTOR };
+  struct hdd_cost c;
+
+  hdd_estimate (d, &io, t, &c);
+  hdd_free (d);
+  return c.xfer_ns;
+}
+
+START_TEST (test_rule_settle_inside_request)
+{
+  ck_assert_uint_ge (two_track_xfer ("disksim", IO_WRITE),
+                     two_track_xfer ("hddsim", IO_WRITE) + 200 * US);
+  ck_assert_uint_eq (two_track_xfer ("disksim", IO_READ),
+                     two_track_xfer ("hddsim", IO_READ));
+}
+END_TEST
+
 /* A negative settle (DiskSim's hp_c2490a: -0.642 ms) shortens every
  * write's positioning that is not zero: 0.5 - 0.3 ms after a seek,
  * 0.8 - 0.3 ms after a head switch; reads keep theirs.
@@ -300,6 +334,7 @@ seek_suite (void)
   tcase_add_test (tc, test_table_bounds);
   tcase_add_test (tc, test_rule_longer_of_seek_and_switch);
   tcase_add_test (tc, test_rule_settle_after_switch);
+  tcase_add_test (tc, test_rule_settle_inside_request);
   tcase_add_test (tc, test_rule_negative_settle);
   tcase_add_test (tc, test_rule_floor_and_sum);
   tcase_add_test (tc, test_negative_needs_rule);
