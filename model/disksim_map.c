@@ -114,33 +114,36 @@ map_system (struct out *o, const struct ds_drive *d)
 
 /* ---- mechanics ---- */
 
-#define SEEK_TOL_NS 500         /* a table from a formula: within 0.5 us */
-
+/* A formula's seek times as a table, exact to the nanosecond: the
+ * model interpolates between points as seek_table_interp does, and
+ * every distance between two points must come out at the formula's
+ * time (rounded to ns).  SEEK_TABLE_MAX points suffice for the
+ * formulas' shapes over the cylinder counts of real drives; more is
+ * refused.
+ */
 static uint64_t
 seek_at (const struct ds_seek *s, uint64_t dist)
 {
   return ms_to_ns (ds_seek_ms (s, dist));
 }
 
-/* Whether the line from (a, f(a)) to (b, f(b)) stays within the
- * tolerance of f at every distance between.
- */
+/* Whether the model's line from a to b gives f at every distance. */
 static bool
 chord_ok (const struct ds_seek *s, uint64_t a, uint64_t b)
 {
-  double fa = (double) seek_at (s, a), fb = (double) seek_at (s, b);
-  uint64_t x;
+  uint64_t fa = seek_at (s, a), fb = seek_at (s, b), x;
 
-  for (x = a + 1; x < b; x++) {
-    double line = fa + (fb - fa) * (double) (x - a) / (double) (b - a);
-    if (fabs (line - (double) seek_at (s, x)) > SEEK_TOL_NS)
+  for (x = a + 1; x < b; x++)
+    if (seek_table_interp (a, fa, b, fb, x) != seek_at (s, x))
       return false;
-  }
   return true;
 }
 
-/* Points of a table that is the seek function at its points and
- * within SEEK_TOL_NS between; the count (more than max: too many).
+/* Points of a table that is the seek function at every distance; the
+ * count (more than max: too many).  Greedy: from each point, the
+ * farthest next point whose chord is exact (doubling, then bisecting:
+ * exactness is not monotonic in the distance, so the chord found may
+ * not be the longest, only an exact one).
  */
 static size_t
 table_from_function (const struct ds_seek *s, uint64_t maxd, uint64_t *dist,
@@ -174,6 +177,23 @@ table_from_function (const struct ds_seek *s, uint64_t maxd, uint64_t *dist,
   return n;
 }
 
+static const char *
+seek_type_name (int type)
+{
+  switch (type) {
+  case DS_SEEK_CONSTANT: return "constant";
+  case DS_SEEK_CURVE: return "curve";
+  case DS_SEEK_HPL: return "hpl";
+  case DS_SEEK_HPLPLUS10: return "hplplus10";
+  case DS_SEEK_EXTRACTED: return "extracted";
+  }
+  return "linear";
+}
+
+/* DiskSim's seek curve as hddsim's seek-table.  An extracted curve is
+ * taken point for point: hddsim interpolates and extrapolates it as
+ * DiskSim does (seek.c), falling stretches included.
+ */
 static void
 map_seek (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
@@ -197,27 +217,22 @@ map_seek (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   else {
     n = table_from_function (s, maxd, dist, ns, SEEK_TABLE_MAX);
     if (n > SEEK_TABLE_MAX) {
-      block (o, s->at, "Seek type = %s: a table within %d ns of the "
-             "formula needs more than the %d points of hddsim's "
-             "seek-table", s->type == DS_SEEK_CONSTANT ? "constant"
-             : s->type == DS_SEEK_CURVE ? "curve" : s->type == DS_SEEK_HPL
-             ? "hpl" : "hplplus10", SEEK_TOL_NS, SEEK_TABLE_MAX);
+      block (o, s->at, "Seek type = %s: a table exact to the ns needs "
+             "more than the %d points of hddsim's seek-table",
+             seek_type_name (s->type), SEEK_TABLE_MAX);
       return;
     }
+  }
+  if (n == 0) {                 /* the parser requires a point: defensive */
+    block (o, s->at, "Seek type = %s: no seek times",
+           seek_type_name (s->type));
+    return;
   }
   if (n == 1) {                 /* hddsim wants two points: flat beyond */
     dist[1] = dist[0] + 1;
     ns[1] = ns[0];
     n = 2;
   }
-  for (i = 1; i < n; i++)
-    if (ns[i] < ns[i - 1]) {
-      block (o, s->at, "the seek curve falls from %.3f ms at %" PRIu64
-             " cylinders to %.3f ms at %" PRIu64 "; hddsim's seek-table "
-             "must not decrease", (double) ns[i - 1] / 1e6, dist[i - 1],
-             (double) ns[i] / 1e6, dist[i]);
-      return;
-    }
   p->seek_npoints = (unsigned) n;
   for (i = 0; i < n; i++) {
     p->seek_dist[i] = dist[i];
@@ -227,29 +242,67 @@ map_seek (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   p->seek_full = seek_at (s, maxd);
 }
 
-/* The shortest seek of the table (DiskSim takes the longer of seek and
- * head switch when both happen; hddsim the seek).
+/* The shortest seek over 1..maxd cylinders: the table is piecewise
+ * linear, so at a point or at the full stroke (extrapolated).
  */
 static uint64_t
-shortest_seek (const struct hdd_params *p, uint64_t *at)
+shortest_seek (const struct hdd_params *p, uint64_t maxd)
 {
+  unsigned i, n = p->seek_npoints;
   uint64_t best = UINT64_MAX;
-  unsigned i;
 
-  for (i = 0; i < p->seek_npoints; i++)
-    if (p->seek_time[i] < best) {
+  for (i = 0; i < n && p->seek_dist[i] <= maxd; i++)
+    if (p->seek_time[i] < best)
       best = p->seek_time[i];
-      *at = p->seek_dist[i];
-    }
+  if (n >= 2 && maxd > p->seek_dist[n - 1]) {
+    uint64_t t = seek_table_interp (p->seek_dist[n - 2], p->seek_time[n - 2],
+                                    p->seek_dist[n - 1], p->seek_time[n - 1],
+                                    maxd);
+    if (t < best)
+      best = t;
+  }
   return best;
+}
+
+/* DiskSim's positioning (dm_mech_g1's dm_seek_time): the longer of
+ * seek and head switch, and a write adds 'Add. write settling delay'
+ * to any positioning that is not zero, after a head switch too.  A
+ * negative delay shortens a write's positioning (the seek curve was
+ * measured for reads); it must leave every positioning at 0 or more,
+ * or DiskSim would go back in time.
+ */
+static void
+map_settle (struct out *o, const struct ds_drive *d, struct hdd_params *p,
+            bool heads)
+{
+  uint64_t maxd = d->layout.cylinders > 2 ? d->layout.cylinders - 1 : 2;
+  uint64_t shortest, settle = ms_to_ns (fabs (d->write_settle.v));
+
+  set_param (o, p, d->head_switch.at, "Head switch time", "head-switch",
+             ms_to_ns (d->head_switch.v), true);
+  p->position_rule = POSITION_DISKSIM;
+  if (d->write_settle.v >= 0) {
+    set_param (o, p, d->write_settle.at, "Add. write settling delay",
+               "write-settle", settle, true);
+    return;
+  }
+  set_param (o, p, d->write_settle.at, "Add. write settling delay",
+             "write-settle-neg", settle, true);
+  if (!p->seek_npoints)
+    return;                     /* the seek was refused already */
+  shortest = shortest_seek (p, maxd);
+  if (heads && p->head_switch < shortest)
+    shortest = p->head_switch;
+  if (settle > shortest)
+    block (o, d->write_settle.at, "Add. write settling delay = %g ms: "
+           "more negative than the shortest positioning (%.6f ms); "
+           "DiskSim's time would be negative", d->write_settle.v,
+           (double) shortest / 1e6);
 }
 
 static void
 map_mech (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  bool heads = d->layout.surfaces > 1;
-  uint64_t at = 0;
-
   if (d->access_type.v != 0)
     block (o, d->access_type.at, "Access time type = %s: hddsim models "
            "seeks and rotation (trackSwitchPlusRotation)",
@@ -260,24 +313,7 @@ map_mech (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   set_param (o, p, d->rpm.at, "Rotation speed (in rpms)", "rpm",
              (uint64_t) d->rpm.v, false);
   map_seek (o, d, p);
-  if (heads && p->seek_npoints
-      && ms_to_ns (d->head_switch.v) > shortest_seek (p, &at))
-    block (o, d->head_switch.at, "Head switch time = %g ms: longer than "
-           "the %" PRIu64 "-cylinder seek (%.3f ms); DiskSim then takes "
-           "the head switch's time, hddsim the seek's", d->head_switch.v,
-           at, (double) shortest_seek (p, &at) / 1e6);
-  set_param (o, p, d->head_switch.at, "Head switch time", "head-switch",
-             ms_to_ns (d->head_switch.v), true);
-  if (d->write_settle.v < 0)
-    block (o, d->write_settle.at, "Add. write settling delay = %g ms: "
-           "hddsim's write-settle cannot be negative", d->write_settle.v);
-  else if (d->write_settle.v > 0 && heads)
-    block (o, d->write_settle.at, "Add. write settling delay = %g ms: "
-           "DiskSim adds it after a head switch too, hddsim only after a "
-           "seek", d->write_settle.v);
-  else
-    set_param (o, p, d->write_settle.at, "Add. write settling delay",
-               "write-settle", ms_to_ns (d->write_settle.v), true);
+  map_settle (o, d, p, d->layout.surfaces > 1);
 }
 
 /* ---- layout ---- */

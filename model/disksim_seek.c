@@ -9,8 +9,13 @@
  *  hpl         Ruemmler & Wilkes: V2 + V3 sqrt(d) below V1 cylinders,
  *              V4 + V5 d from V1 on; V6 for one cylinder unless -1
  *  hplplus10   the same, with 'First ten seek times' for 1..10
- *  extracted   a measured curve, linear between its points and
- *              extrapolated from its last two beyond the last
+ *  extracted   a measured curve, linear between its points,
+ *              extrapolated from its last two beyond the last, and from
+ *              (0, 0) to the first below it (dm_mech_g1's reader leaves
+ *              zeroed points before a curve with the count header)
+ * The model interpolates the imported table in DiskSim's integer
+ * arithmetic (model/seek.c); this file's doubles serve the formulas
+ * and the tests.
  */
 
 #include <errno.h>
@@ -51,6 +56,8 @@ extracted_ms (const struct ds_seek *s, uint64_t dist)
 {
   size_t i;
 
+  if (s->n && dist < s->dist[0])
+    return s->ms[0] * (double) dist / (double) s->dist[0];
   for (i = 0; i < s->n; i++) {
     if (dist == s->dist[i])
       return s->ms[i];
@@ -171,12 +178,6 @@ ds_seek_read_curve (struct ds_seek *s, const char *path, char *err,
       fclose (fp);
       return curve_error (err, errlen, path, lineno, "distances must "
                           "increase");
-    }
-    if (s->n == 0 && d != 1) {
-      fclose (fp);
-      return curve_error (err, errlen, path, lineno, "the curve must start "
-                          "at distance 1 (DiskSim's interpolation below "
-                          "its first point is undefined)");
     }
     s->dist[s->n] = d;
     s->ms[s->n] = t;

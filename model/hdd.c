@@ -527,7 +527,10 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
 
   if (d->p.kind == KIND_FIXED)
     return hdd_serve (s, r, t, out);
-  *s = *d;
+  /* All but p, which never changes and s got once (~18 KiB of it
+     is the seek table): */
+  _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
+  memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
   s->scratch = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
@@ -591,6 +594,7 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     snprintf (err, errlen, "out of memory");
     return -1;
   }
+  d->scratch->p = d->p;         /* once: hdd_estimate copies the rest */
   return 0;
 }
 

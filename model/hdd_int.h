@@ -20,8 +20,23 @@ enum hdd_kind { KIND_MECH, KIND_FIXED };
 enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
 enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
+/* How the arm's positioning is timed (seek.c):
+ * HDDSIM: a seek when the cylinder changes (+ write-settle for a
+ *   write), else a head switch when the surface changes;
+ * DISKSIM: DiskSim's dm_mech_g1: the longer of seek and head switch,
+ *   and a write adds write-settle - write-settle-neg to any positioning
+ *   that is not zero (after a head switch too).
+ */
+enum position_rule { POSITION_HDDSIM, POSITION_DISKSIM };
 
-#define SEEK_TABLE_MAX 64
+/* The most points a seek-table holds.  DIXtrac's extracted curves
+ * (DiskSim's validation drives) have 64 to 138 points, one per
+ * distance it measured (every distance up to ~10, then a few per
+ * decade); 1024 leaves room for a denser extraction, and for a
+ * formula (hpl, Lee's curve) tabulated to the nanosecond, while
+ * keeping struct hdd_params, which is copied whole, at ~16 KiB.
+ */
+#define SEEK_TABLE_MAX 1024
 #define PARAM_LINES_MAX 32
 /* The longest seek any parameter may give (seek-track, seek-avg,
  * seek-full, each seek-table point and the table's extrapolation to
@@ -67,6 +82,11 @@ struct hdd_params {
   uint64_t seek_time[SEEK_TABLE_MAX];
   uint64_t write_settle;
   uint64_t head_switch;
+  /* ---- seek/settle rules (DiskSim import; seek.c) ---- */
+  int position_rule;            /* enum position_rule */
+  uint64_t write_settle_neg;    /* ns a write's positioning is shorter
+                                   (DiskSim's negative write settle);
+                                   position-rule=disksim only */
 
   /* Interface. */
   uint64_t iface_rate;          /* bytes/s */
@@ -155,15 +175,30 @@ extern uint64_t rot_rev_ns (uint64_t rpm);  /* rounded */
 struct seek_curve {
   uint64_t maxd;                /* full stroke, cylinders */
   bool table;
-  unsigned npoints;
-  double d[SEEK_TABLE_MAX + 1], t[SEEK_TABLE_MAX + 1];
+  unsigned npoints;             /* point 0 is (0, 0) */
+  uint64_t d[SEEK_TABLE_MAX + 1], t[SEEK_TABLE_MAX + 1];   /* cyl, ns */
   /* t(d) = a + b d^p for d < x; tangent line beyond, through full. */
   double a, b, p, x, slope;
+  /* The positioning rule and its times (from the parameters). */
+  int rule;                     /* enum position_rule */
+  uint64_t write_settle, write_settle_neg, head_switch;
 };
 
 extern int seek_fit (struct seek_curve *, const struct hdd_params *,
                      const struct geom *, char *err, size_t errlen);
 extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
+/* A seek-table's time at dist, from its points (d1, t1) and (d2, t2)
+ * with d1 < d2: DiskSim's integer interpolation (and extrapolation
+ * beyond d2) in picoseconds, rounded to ns; never below 0.
+ */
+extern uint64_t seek_table_interp (uint64_t d1, uint64_t t1, uint64_t d2,
+                                   uint64_t t2, uint64_t dist);
+/* Positioning under position-rule=disksim: seek over dist cylinders
+ * and/or a head switch, then the write settle (see enum position_rule).
+ */
+extern uint64_t seek_position_disksim (const struct seek_curve *,
+                                       uint64_t dist, bool head_change,
+                                       bool write);
 /* Mean over seeks between uniformly random LBAs (what seek-avg means). */
 extern double seek_mean_random (const struct seek_curve *, const struct geom *);
 

@@ -14,6 +14,7 @@
 static const char *const cache_names[] = { "wb", "wt", "off", NULL };
 static const char *const placement_names[] = { "start", "spread", NULL };
 static const char *const layout_names[] = { "cylinder", "serpentine", NULL };
+static const char *const position_names[] = { "hddsim", "disksim", NULL };
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -48,6 +49,13 @@ static const struct param_desc hdd_param_table[] = {
     "extra settling before writing after a seek" },
   { "head-switch", PARAM_DURATION, FIELD(head_switch), 0, SEC, NULL,
     "switching to another surface of the same cylinder" },
+  /* ---- seek/settle rules (DiskSim import; seek.c) ---- */
+  { "position-rule", PARAM_ENUM, FIELD(position_rule), 0, 0, position_names,
+    "hddsim: seek, else head switch; write-settle after a seek | "
+    "disksim: longer of seek and head switch, write settle after either" },
+  { "write-settle-neg", PARAM_DURATION, FIELD(write_settle_neg), 0, SEC,
+    NULL, "a negative write settle: writes position this much faster "
+    "(needs position-rule=disksim)" },
   { "iface-rate", PARAM_RATE, FIELD(iface_rate), 1000, UINT64_C(1) << 40,
     NULL, "interface transfer rate (e.g. 100M for ATA-100)" },
   { "overhead", PARAM_DURATION, FIELD(overhead), 0, SEC, NULL,
@@ -94,15 +102,17 @@ static int
 set_seek_table (struct hdd_params *p, const char *value, char *err,
                 size_t errlen)
 {
-  char buf[2048], *save = NULL, *tok;
+  char *buf, *save = NULL, *tok;
   unsigned n = 0;
 
-  if (strlen (value) >= sizeof buf)
-    goto bad;
-  strcpy (buf, value);
-  if (strcmp (buf, "") == 0 || strcmp (buf, "none") == 0) {
+  if (strcmp (value, "") == 0 || strcmp (value, "none") == 0) {
     p->seek_npoints = 0;
     return 0;
+  }
+  buf = strdup (value);         /* up to SEEK_TABLE_MAX points: long */
+  if (!buf) {
+    snprintf (err, errlen, "seek-table: out of memory");
+    return -1;
   }
   for (tok = strtok_r (buf, ",", &save); tok;
        tok = strtok_r (NULL, ",", &save)) {
@@ -117,13 +127,15 @@ set_seek_table (struct hdd_params *p, const char *value, char *err,
       goto bad;
     if (t > SEEK_MAX_NS) {
       char b[32];
-      snprintf (err, errlen, "seek-table=%s: %s:%s: a seek of more than %s "
-                "(the bound of seek-full)", value, tok, colon + 1,
+      snprintf (err, errlen, "seek-table=%.64s%s: %s:%s: a seek of more "
+                "than %s (the bound of seek-full)", value,
+                strlen (value) > 64 ? "..." : "", tok, colon + 1,
                 format_duration (SEEK_MAX_NS, b, sizeof b));
+      free (buf);
       return -1;
     }
-    if (d == 0 || (n > 0 && (d <= p->seek_dist[n - 1]
-                             || t < p->seek_time[n - 1])))
+    /* Times may fall: measured curves do (see seek.c). */
+    if (d == 0 || (n > 0 && d <= p->seek_dist[n - 1]))
       goto bad;
     p->seek_dist[n] = d;
     p->seek_time[n] = t;
@@ -131,14 +143,17 @@ set_seek_table (struct hdd_params *p, const char *value, char *err,
   }
   if (n < 2)
     goto bad;
+  free (buf);
   p->seek_npoints = n;
   return 0;
 
  bad:
+  free (buf);
   snprintf (err, errlen,
-            "seek-table=%s: expected 2 to %d CYLINDERS:DURATION points, "
-            "distances increasing, times not decreasing "
-            "(e.g. 1:0.8ms,1000:3ms,50000:14ms)", value, SEEK_TABLE_MAX);
+            "seek-table=%.64s%s: expected 2 to %d CYLINDERS:DURATION "
+            "points, distances increasing (e.g. 1:0.8ms,1000:3ms,"
+            "50000:14ms)", value, strlen (value) > 64 ? "..." : "",
+            SEEK_TABLE_MAX);
   return -1;
 }
 
@@ -262,6 +277,13 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
   if (p->kind == KIND_FIXED)
     return 0;
+  if (p->write_settle_neg && p->position_rule != POSITION_DISKSIM) {
+    char a[32];
+    snprintf (err, errlen, "write-settle-neg=%s: needs position-rule="
+              "disksim (DiskSim's rule for a negative write settle)",
+              format_duration (p->write_settle_neg, a, sizeof a));
+    return -1;
+  }
   if (p->spt_inner > p->spt_outer) {
     snprintf (err, errlen, "sectors-inner=%" PRIu64 ": more than "
               "sectors-outer=%" PRIu64 " (outer tracks are longer)",

@@ -13,6 +13,8 @@ position_ns (const struct mech *m, const struct arm *a, const struct loc *l,
              bool write, uint64_t *dist)
 {
   *dist = l->cyl > a->cyl ? l->cyl - a->cyl : a->cyl - l->cyl;
+  if (m->seek->rule == POSITION_DISKSIM)        /* seek.c has the rule */
+    return seek_position_disksim (m->seek, *dist, l->head != a->head, write);
   if (*dist)
     return seek_ns (m->seek, *dist) + (write ? m->write_settle : 0);
   if (l->head != a->head)

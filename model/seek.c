@@ -11,7 +11,16 @@
  * spec sheets mean by average seek).  If seek-avg is too high for any
  * square-root/linear blend, the short part becomes a + b*d^p with
  * p < 1/2.  A measured table of (distance, time) points replaces the
- * curve when given; it is interpolated linearly.
+ * curve when given; it is interpolated linearly, between points and
+ * beyond the last from the last two, as DiskSim's dm_mech_g1 does with
+ * an extracted curve (mech_g1_seektime.c): in integer picoseconds,
+ * the step from the lower point truncated towards that point.  The
+ * times may fall somewhere (DIXtrac's curves do: atlas10k 1.531 ms at
+ * 10 cylinders, 1.515 ms at 12); below the first point the line runs
+ * from (0, 0), as DiskSim's does for a curve file with a header.
+ *
+ * The positioning rule (enum position_rule) decides what a move over
+ * cylinders and surfaces costs, with the write settle.
  */
 
 #include <inttypes.h>
@@ -22,20 +31,80 @@
 #include "../common/param.h"
 
 #define BINS 128
+#define PS_PER_NS 1000
+
+typedef unsigned __int128 u128;
+
+uint64_t
+seek_table_interp (uint64_t d1, uint64_t t1, uint64_t d2, uint64_t t2,
+                   uint64_t dist)
+{
+  /* DiskSim's dm_time_t counts picoseconds: t1 + (dist - d1) (t2 - t1)
+   * / (d2 - d1), the quotient of magnitudes truncated (its time type
+   * was once unsigned, hence the two branches).  128 bits: a step of
+   * up to 1 s (1e12 ps) times millions of cylinders.
+   */
+  u128 p1 = (u128) t1 * PS_PER_NS, p2 = (u128) t2 * PS_PER_NS, r;
+  u128 step;
+
+  if (p1 > p2) {
+    step = (u128) (dist - d1) * (p1 - p2) / (d2 - d1);
+    r = step >= p1 ? 0 : p1 - step;   /* a falling line may pass 0 */
+  }
+  else
+    r = p1 + (u128) (dist - d1) * (p2 - p1) / (d2 - d1);
+  r = (r + PS_PER_NS / 2) / PS_PER_NS;
+  return r > UINT64_MAX ? UINT64_MAX : (uint64_t) r;
+}
+
+/* The first point at or beyond dist (the last point when dist lies
+ * beyond it); never point 0.
+ */
+static unsigned
+table_upper (const struct seek_curve *c, uint64_t dist)
+{
+  unsigned lo = 1, hi = c->npoints - 1;
+
+  while (lo < hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    if (c->d[mid] >= dist)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+static uint64_t
+table_ns (const struct seek_curve *c, uint64_t dist)
+{
+  unsigned i = table_upper (c, dist);
+
+  if (c->d[i] == dist)
+    return c->t[i];
+  return seek_table_interp (c->d[i - 1], c->t[i - 1], c->d[i], c->t[i],
+                            dist);
+}
+
+/* The table at a fractional distance (for the mean over LBA bins). */
+static double
+table_eval (const struct seek_curve *c, double d)
+{
+  unsigned i = table_upper (c, (uint64_t) ceil (d));
+  double d1 = (double) c->d[i - 1], t1 = (double) c->t[i - 1];
+  double t = t1 + ((double) c->t[i] - t1) * (d - d1)
+                  / ((double) c->d[i] - d1);
+
+  return t < 0 ? 0 : t;
+}
 
 static double
 curve_eval (const struct seek_curve *c, double d)
 {
   if (d <= 0)
     return 0;
-  if (c->table) {
-    unsigned i;
-    for (i = 1; i < c->npoints - 1 && d > c->d[i]; i++)
-      ;
-    /* Linear between points i-1 and i; extrapolate beyond the last. */
-    return c->t[i - 1] + (c->t[i] - c->t[i - 1]) * (d - c->d[i - 1])
-                         / (c->d[i] - c->d[i - 1]);
-  }
+  if (c->table)
+    return table_eval (c, d);
   if (d < c->x)
     return c->a + c->b * (c->p == 0.5 ? sqrt (d) : pow (d, c->p));
   return c->a + c->b * pow (c->x, c->p) + c->slope * (d - c->x);
@@ -48,8 +117,31 @@ seek_ns (const struct seek_curve *c, uint64_t dist)
 
   if (dist == 0)
     return 0;
+  if (c->table)
+    return table_ns (c, dist);
   t = curve_eval (c, (double) dist);
   return t <= 0 ? 0 : (uint64_t) llround (t);
+}
+
+/* dm_mech_g1's dm_seek_time: the longer of the seek and the head
+ * switch (each 0 when not needed), then, for a write, 'Add. write
+ * settling delay' added to a positioning that is not zero, whether a
+ * seek or a head switch, negative values included.  A negative delay
+ * larger than the positioning would make DiskSim's time negative;
+ * hddsim stops at 0 (the importer refuses such a drive).
+ */
+uint64_t
+seek_position_disksim (const struct seek_curve *c, uint64_t dist,
+                       bool head_change, bool write)
+{
+  uint64_t s = dist ? seek_ns (c, dist) : 0;
+  uint64_t h = head_change ? c->head_switch : 0;
+  uint64_t t = s > h ? s : h;
+
+  if (t == 0 || !write)
+    return t;
+  t += c->write_settle;
+  return t > c->write_settle_neg ? t - c->write_settle_neg : 0;
 }
 
 /* Cylinders at the LBA quantiles: bin i spans [cyl[i], cyl[i+1]]. */
@@ -106,33 +198,64 @@ shape (struct seek_curve *c, double track, double full, double x, double p)
 }
 
 /* The table is extrapolated beyond its last point, so its time at the
- * full stroke must keep within the bound of every seek time too.
+ * full stroke must keep within the bound of every seek time too; and
+ * a falling last stretch must not reach zero before the full stroke
+ * (DiskSim would give a negative seek time there).
  */
 static int
 fit_table (struct seek_curve *c, const struct hdd_params *p, char *err,
            size_t errlen)
 {
-  unsigned i;
-  double full;
+  unsigned i, n = p->seek_npoints;
+  double full, d1, t1, d2, t2;
+  char b[32];
 
   c->table = true;
   c->d[0] = 0;
   c->t[0] = 0;
-  for (i = 0; i < p->seek_npoints; i++) {
-    c->d[i + 1] = (double) p->seek_dist[i];
-    c->t[i + 1] = (double) p->seek_time[i];
+  for (i = 0; i < n; i++) {
+    c->d[i + 1] = p->seek_dist[i];
+    c->t[i + 1] = p->seek_time[i];
   }
-  c->npoints = p->seek_npoints + 1;
-  full = curve_eval (c, (double) c->maxd);
+  c->npoints = n + 1;
+  for (i = 1; i <= n; i++)
+    if (c->t[i] > SEEK_MAX_NS || c->d[i] <= c->d[i - 1] || n < 2) {
+      snprintf (err, errlen, "seek-table: point %u (%" PRIu64 " cylinders, "
+                "%" PRIu64 " ns): the table needs 2 to %d points, "
+                "distances increasing, each time at most %s", i, c->d[i],
+                c->t[i], SEEK_TABLE_MAX,
+                format_duration (SEEK_MAX_NS, b, sizeof b));
+      return -1;
+    }
+  if (c->maxd <= c->d[n])
+    return 0;
+  d1 = (double) c->d[n - 1], t1 = (double) c->t[n - 1];
+  d2 = (double) c->d[n], t2 = (double) c->t[n];
+  full = t1 + (t2 - t1) * ((double) c->maxd - d1) / (d2 - d1);
   if (!(full <= (double) SEEK_MAX_NS)) {
-    char b[32];
     snprintf (err, errlen, "seek-table: extrapolated to the full stroke "
               "(%" PRIu64 " cylinders) a seek takes %.9gs, more than %s "
               "(the bound of seek-full); add a point at the full stroke",
               c->maxd, full / 1e9, format_duration (SEEK_MAX_NS, b, sizeof b));
     return -1;
   }
+  if (!(full > 0)) {
+    snprintf (err, errlen, "seek-table: the last points fall, and "
+              "extrapolated to the full stroke (%" PRIu64 " cylinders) "
+              "a seek would take %.9gs; add a point at the full stroke",
+              c->maxd, full / 1e9);
+    return -1;
+  }
   return 0;
+}
+
+static void
+set_rule (struct seek_curve *c, const struct hdd_params *p)
+{
+  c->rule = p->position_rule;
+  c->write_settle = p->write_settle;
+  c->write_settle_neg = p->write_settle_neg;
+  c->head_switch = p->head_switch;
 }
 
 int
@@ -145,6 +268,7 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   int i;
 
   *c = (struct seek_curve) { .maxd = g->ncyl > 1 ? g->ncyl - 1 : 1 };
+  set_rule (c, p);
   if (p->seek_npoints > 0)
     return fit_table (c, p, err, errlen);
   dmax = (double) c->maxd;
