@@ -255,6 +255,12 @@ hdd_params_print_help (FILE *fp)
            "measured seek times (cylinders:duration), replacing the curve");
 }
 
+uint64_t
+hdd_params_capacity (const struct hdd_params *p)
+{
+  return p->capacity;
+}
+
 void
 hdd_params_print_values (const struct hdd_params *p, FILE *fp)
 {

@@ -173,33 +173,6 @@ parse_options (struct replay *rp, int argc, char **argv)
   return optind + 1;
 }
 
-/* The drive's capacity, for size='s default.  The model exports its
- * parameters only as text.
- */
-static uint64_t
-profile_capacity (const struct hdd_params *p)
-{
-  char *text = NULL, *line;
-  size_t len = 0;
-  uint64_t cap = 0;
-  FILE *fp = open_memstream (&text, &len);
-
-  if (!fp)
-    return 0;
-  hdd_params_print_values (p, fp);
-  fclose (fp);
-  for (line = text; line && *line; line = strchr (line, '\n')) {
-    if (*line == '\n')
-      line++;
-    if (strncmp (line, "capacity=", 9) == 0) {
-      cap = strtoull (line + 9, NULL, 10);
-      break;
-    }
-  }
-  free (text);
-  return cap;
-}
-
 static int
 parse_params (struct replay *rp, int argc, char **argv, int first)
 {
@@ -234,7 +207,7 @@ parse_params (struct replay *rp, int argc, char **argv, int first)
     return -1;
   }
   if (rp->size == 0 && rp->format == FORMAT_DISKSIM)
-    rp->size = profile_capacity (rp->setup.hdd);
+    rp->size = hdd_params_capacity (rp->setup.hdd);
   if (rp->size == 0) {
     fprintf (stderr, "hddsim-replay: size=BYTES (the image size) is "
              "required\n");
