@@ -592,10 +592,12 @@ zone_positions (const struct geom *g, const struct zone *zn, unsigned z,
   uint64_t tracks = zn->ncyl * g->surfaces, pos;
 
   if (g->sparing == SPARE_TRACKS) {
-    if (zs->spares + zn->nslips >= tracks)
+    /* The slipped tracks take spare ones: the data tracks stay. */
+    if (zs->spares + zn->nslips > tracks || zs->spares >= tracks)
       return table_fail (err, errlen, "zone-table=", z, zs, "spares= and "
-                         "the slipped tracks leave no track for data");
-    pos = (tracks - zs->spares - zn->nslips) * zn->spt;
+                         "the slipped tracks outnumber the zone's tracks, "
+                         "or leave none for data");
+    pos = (tracks - zs->spares) * zn->spt;
   }
   else {
     if (zn->unit_spares >= zn->unit_len)
