@@ -135,6 +135,12 @@ set_seek_table (struct hdd_params *p, const char *value, char *err,
 
 /* ---- explicit layout: zone-table=, slips=, defects= ---- */
 
+/* Bounds that keep a zone's sector counts (cylinders x 64 surfaces x
+ * 1,000,000 sectors, and the angles) far inside 64 bits.
+ */
+#define ZONE_CYL_MAX UINT64_C(100000000)
+#define ZONE_VALUE_MAX UINT64_C(1000000000000)
+
 #define ZONE_TABLE_SYNTAX "FIRST-LAST:SECTORS[:ts=N][:cs=N][:offset=N]" \
   "[:empty=N][:spares=N],..."
 
@@ -155,8 +161,10 @@ zone_field (struct zone_spec *z, char *f)
     return -1;
   *eq = '\0';
   for (i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp (f, names[i].name) == 0)
-      return parse_uint (eq + 1, (uint64_t *) ((char *) z + names[i].off));
+    if (strcmp (f, names[i].name) == 0) {
+      uint64_t *v = (uint64_t *) ((char *) z + names[i].off);
+      return parse_uint (eq + 1, v) == -1 || *v > ZONE_VALUE_MAX ? -1 : 0;
+    }
   return -1;
 }
 
@@ -172,7 +180,7 @@ parse_zone (struct zone_spec *z, char *tok)
   *dash = '\0';
   if (parse_uint (f, &z->first_cyl) == -1
       || parse_uint (dash + 1, &z->last_cyl) == -1
-      || z->first_cyl > z->last_cyl)
+      || z->first_cyl > z->last_cyl || z->last_cyl > ZONE_CYL_MAX)
     return -1;
   f = strtok_r (NULL, ":", &save);
   if (!f || parse_uint (f, &z->spt) == -1 || z->spt == 0
@@ -227,7 +235,9 @@ set_table (struct hdd_params *p, enum table_key which, const char *key,
            const char *value, char *err, size_t errlen)
 {
   static const char *const syntax[] = {
-    ZONE_TABLE_SYNTAX, "ZONE:SECTOR,... (zone-relative physical sectors)",
+    ZONE_TABLE_SYNTAX " (cylinders up to 100000000, 1 to 1000000 sectors "
+    "per track, fields up to 10^12)",
+    "ZONE:SECTOR,... (zone-relative physical sectors)",
     "ZONE:SECTOR>REPLACEMENT,...",
   };
   static const unsigned max[] = { ZONES_MAX, SLIPS_MAX, DEFECTS_MAX };

@@ -358,6 +358,9 @@ START_TEST (test_errors)
   const char *const no_spt[] = { "zone-table=0-3", NULL };
   const char *const bad_field[] = { "zone-table=0-3:10:tz=2", NULL };
   const char *const backwards[] = { "zone-table=5-3:10", NULL };
+  const char *const huge[] = { "zone-table=0-100000001:10", NULL };
+  const char *const huge_ts[] = { "zone-table=0-3:10:ts=1000000000001",
+                                  NULL };
   const char *const overlap[] = { "zone-table=0-3:10,3-5:8", NULL };
   const char *const bad_slip[] = { "slips=0-5", NULL };
   const char *const no_zone[] = {
@@ -382,6 +385,8 @@ START_TEST (test_errors)
            "FIRST-LAST:SECTORS");
   refused (80, bad_field, "entry 1 (\"0-3:10:tz=2\")");
   refused (80, backwards, "entry 1 (\"5-3:10\")");
+  refused (80, huge, "entry 1 (\"0-100000001:10\")");
+  refused (80, huge_ts, "entry 1 (\"0-3:10:ts=1000000000001\")");
   refused (80, overlap, "zone-table=: zone 1 (cylinders 3-5, 8 sectors "
            "per track): starts at or before the end of zone 0 (cylinder 3)");
   refused (80, bad_slip, "slips=: entry 1 (\"0-5\"): expected ZONE:SECTOR");
