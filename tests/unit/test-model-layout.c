@@ -436,6 +436,42 @@ START_TEST (test_print_round_trip)
 }
 END_TEST
 
+/* An INI profile gives a long table over indented lines (libinih
+ * reads lines of at most 200 characters): the pieces are joined with
+ * ','.  Three zones, the third with its fields on the third line.
+ */
+START_TEST (test_ini_continuation)
+{
+  char dir[] = "/tmp/hddsim-test-layout-XXXXXX", path[64], cmd[96];
+  char err[HDD_ERRLEN];
+  struct hdd_params *p = hdd_params_new ();
+  FILE *fp;
+
+  ck_assert_ptr_nonnull (mkdtemp (dir));
+  snprintf (path, sizeof path, "%s/z.ini", dir);
+  fp = fopen (path, "w");
+  ck_assert_ptr_nonnull (fp);
+  fprintf (fp, "[drive]\nsurfaces = 2\ncapacity = 1M\n"
+           "zone-table = 0-99:120:ts=20,\n"
+           "  100-149:110\n"
+           "\t150-199:100:ts=16:cs=25\n"
+           "rpm = 6000\n");
+  fclose (fp);
+  ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
+                 "%s", err);
+  snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq (system (cmd), 0);
+  ck_assert_uint_eq (p->nzt, 3);
+  ck_assert_uint_eq (p->zt[0].track_skew, 20);
+  ck_assert_uint_eq (p->zt[1].first_cyl, 100);
+  ck_assert_uint_eq (p->zt[1].spt, 110);
+  ck_assert_uint_eq (p->zt[2].last_cyl, 199);
+  ck_assert_uint_eq (p->zt[2].cyl_skew, 25);
+  ck_assert_uint_eq (p->rpm, 6000);
+  hdd_params_free (p);
+}
+END_TEST
+
 static Suite *
 layout_suite (void)
 {
@@ -454,6 +490,7 @@ layout_suite (void)
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_capacity);
   tcase_add_test (tc, test_print_round_trip);
+  tcase_add_test (tc, test_ini_continuation);
   suite_add_tcase (s, tc);
   return s;
 }
