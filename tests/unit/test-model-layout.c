@@ -472,12 +472,40 @@ START_TEST (test_ini_continuation)
 }
 END_TEST
 
+/* The real ST32171W (tests/data/disksim/barracuda.parv) through the
+ * importer: no layout reason is left (the seek curve, the interface,
+ * the cache and the overheads are other reasons), and the importer's
+ * own check, the model's geometry against ds_layout_ltop at 65 LBNs a
+ * zone and around every slip, finds nothing.
+ */
+START_TEST (test_barracuda_import)
+{
+  static const char *const layout_words[] = {
+    "LBN ", "zone-table", "slips", "defects", "spares", "Empty space",
+    "Offset of first", "Skew for", "mapping scheme", "the zones as", NULL
+  };
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream (&buf, &len);
+  unsigned i;
+
+  ck_assert_int_gt (disksim_check_file ("tests/data/disksim/barracuda.parv",
+                                        fp), 0);
+  fclose (fp);
+  for (i = 0; layout_words[i]; i++)
+    ck_assert_msg (strstr (buf, layout_words[i]) == NULL, "\"%s\" in:\n%s",
+                   layout_words[i], buf);
+  free (buf);
+}
+END_TEST
+
 static Suite *
 layout_suite (void)
 {
   Suite *s = suite_create ("model-layout");
   TCase *tc = tcase_create ("layout");
 
+  tcase_set_timeout (tc, 30);
   tcase_add_test (tc, test_zone_table);
   tcase_add_test (tc, test_alternate);
   tcase_add_test (tc, test_range_slips);
@@ -491,6 +519,7 @@ layout_suite (void)
   tcase_add_test (tc, test_capacity);
   tcase_add_test (tc, test_print_round_trip);
   tcase_add_test (tc, test_ini_continuation);
+  tcase_add_test (tc, test_barracuda_import);
   suite_add_tcase (s, tc);
   return s;
 }
