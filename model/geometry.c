@@ -481,7 +481,11 @@ cmp_slip (const void *a, const void *b)
 static int
 cmp_defect (const void *a, const void *b)
 {
-  return cmp_slip (a, b);       /* zone, then at: the same leading fields */
+  const struct defect_spec *x = a, *y = b;
+
+  if (x->zone != y->zone)
+    return x->zone < y->zone ? -1 : 1;
+  return x->at < y->at ? -1 : x->at > y->at;
 }
 
 static int
@@ -615,9 +619,7 @@ zone_positions (const struct geom *g, const struct zone *zn, unsigned z,
   return 0;
 }
 
-/* Slips and defects sorted by zone and sector, or an error naming the
- * entry that names no zone.
- */
+/* A sorted copy of the slips or defects (by zone, then sector). */
 static void *
 sorted_copy (const void *a, unsigned n, size_t size,
              int (*cmp) (const void *, const void *))
