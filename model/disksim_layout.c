@@ -200,13 +200,14 @@ zone_init (const struct ds_layout *l, struct ds_zone *z, char *err,
       positions += unit_positions (&u, k);
     /* Slips must lie in data positions; in the plain schemes each
        unit's slips must fit in its spares. */
-    for (i = 0; i < z->nslips; i++) {
-      uint64_t first = i, unit = z->slips[i] / u.len, n = 0;
+    for (i = 0; i < z->nslips; i++)
       if (position_of (&u, z->slips[i]) == UINT64_MAX) {
         snprintf (msg, sizeof msg, "slips: %" PRIu64 " is a spare "
                   "sector", z->slips[i]);
         return zone_error (&z->slips_at, err, errlen, msg);
       }
+    for (i = 0; i < z->nslips; i++) {
+      uint64_t first = i, unit = z->slips[i] / u.len, n = 0;
       if (slip_to_end (l->sparing))
         continue;
       while (i < z->nslips && z->slips[i] / u.len == unit) {

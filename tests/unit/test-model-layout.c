@@ -294,6 +294,29 @@ START_TEST (test_ds_slip_turns)
 }
 END_TEST
 
+/* ds_layout_init checks every slip, not only the first of its sparing
+ * unit: 1 surface, 10 sectors, 5 spares a cylinder (cylinder 2 holds
+ * data at 20-24, spares at 25-29); slip 28 is a spare.
+ */
+START_TEST (test_ds_second_slip_in_spares)
+{
+  uint64_t slips[] = { 22, 28 };
+  struct ds_zone z = {
+    .first_cyl = 0, .last_cyl = 2, .spt = 10, .spares = 5,
+    .slips = slips, .nslips = 2, .slips_at = { "f.model", 3 },
+  };
+  struct ds_layout l = {
+    .mapping = DS_MAP_NORMAL, .sparing = DS_SPARE_PER_CYL, .rangesize = 1,
+    .surfaces = 1, .cylinders = 3, .blocks = 15, .nzones = 1, .zones = &z,
+  };
+  char err[HDD_ERRLEN];
+
+  ck_assert_int_eq (ds_layout_init (&l, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "f.model:3: slips: 28 is a spare sector"),
+                 "%s", err);
+}
+END_TEST
+
 /* Defects: the LBA that lands on a defect goes to its replacement,
  * alone; runs before it stop at it.
  */
@@ -513,6 +536,7 @@ layout_suite (void)
   tcase_add_test (tc, test_slip_to_end);
   tcase_add_test (tc, test_slip_turns);
   tcase_add_test (tc, test_ds_slip_turns);
+  tcase_add_test (tc, test_ds_second_slip_in_spares);
   tcase_add_test (tc, test_defects);
   tcase_add_test (tc, test_walk_over_slip);
   tcase_add_test (tc, test_errors);
