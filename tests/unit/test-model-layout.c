@@ -522,6 +522,35 @@ START_TEST (test_barracuda_import)
 }
 END_TEST
 
+/* The imported drive's geometry at the positions of
+ * test_barracuda_zone0, and in zone 1 (cylinders 1129-2352, 185
+ * sectors, from LBN 1032496): its first LBN is cylinder 1129, head 0,
+ * sector 0, slot 0 (no offset).  The importer fills every field even
+ * while other reasons (seek curve, cache) refuse the drive.
+ */
+START_TEST (test_barracuda_imported_geometry)
+{
+  char err[HDD_ERRLEN];
+  struct ds_drive *d = ds_drive_load ("tests/data/disksim/barracuda.parv",
+                                      err, sizeof err);
+  struct hdd_params *p = hdd_params_new ();
+  static struct geom g;
+
+  ck_assert_msg (d != NULL, "%s", err);
+  ds_drive_to_params (d, p, NULL, NULL, err, sizeof err);
+  ds_drive_free (d);
+  ck_assert_uint_eq (p->nzt, 11);
+  ck_assert_int_eq (p->sparing, SPARE_RANGE);
+  ck_assert_uint_eq (p->sparing_range, 6);
+  ck_assert_uint_eq (p->nslips, 9 + 15 + 5 + 3);
+  ck_assert_msg (geom_init (&g, p, err, sizeof err) == 0, "%s", err);
+  at (&g, 110747, 120, 4, 163, 131, 1);
+  at (&g, 110748, 120, 4, 165, 133, 21);
+  at (&g, 1032496, 1129, 0, 0, 0, 185);
+  hdd_params_free (p);
+}
+END_TEST
+
 static Suite *
 layout_suite (void)
 {
@@ -544,6 +573,7 @@ layout_suite (void)
   tcase_add_test (tc, test_print_round_trip);
   tcase_add_test (tc, test_ini_continuation);
   tcase_add_test (tc, test_barracuda_import);
+  tcase_add_test (tc, test_barracuda_imported_geometry);
   suite_add_tcase (s, tc);
   return s;
 }
