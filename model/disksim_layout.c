@@ -201,13 +201,14 @@ zone_init (const struct ds_layout *l, struct ds_zone *z, char *err,
       positions += unit_positions (&u, k);
     /* Slips must lie in data positions; in the plain schemes each
        unit's slips must fit in its spares. */
-    for (i = 0; i < z->nslips; i++) {
-      uint64_t first = i, unit = z->slips[i] / u.len, n = 0;
+    for (i = 0; i < z->nslips; i++)
       if (position_of (&u, z->slips[i]) == UINT64_MAX) {
         snprintf (msg, sizeof msg, "slips: %" PRIu64 " is a spare "
                   "sector", z->slips[i]);
         return zone_error (&z->slips_at, err, errlen, msg);
       }
+    for (i = 0; i < z->nslips; i++) {
+      uint64_t first = i, unit = z->slips[i] / u.len, n = 0;
       if (slip_to_end (l->sparing))
         continue;
       while (i < z->nslips && z->slips[i] / u.len == unit) {
@@ -297,6 +298,33 @@ sector_scheme_phys (const struct ds_layout *l, const struct ds_zone *z,
   return phys;
 }
 
+/* Slips before the cylinder (per-cylinder schemes) or before the
+ * track (per-track scheme): sectors the track is turned by.
+ */
+static uint64_t
+slip_turns (const struct ds_layout *l, const struct ds_zone *z,
+            uint64_t cylrel, uint64_t head)
+{
+  uint64_t cut, n = 0, i;
+
+  switch (l->sparing) {
+  case DS_SPARE_PER_CYL:
+  case DS_SPARE_PER_CYL_SLIPTOEND:
+  case DS_SPARE_PER_CYL_FRONT:
+  case DS_SPARE_PER_CYL_FRONT_SLIPTOEND:
+    cut = cylrel * l->surfaces * z->spt;
+    break;
+  case DS_SPARE_PER_TRACK:
+    cut = (cylrel * l->surfaces + head) * z->spt;
+    break;
+  default:
+    return 0;
+  }
+  for (i = 0; i < z->nslips; i++)
+    n += z->slips[i] < cut;
+  return n;
+}
+
 int
 ds_layout_ltop (const struct ds_layout *l, uint64_t lbn, struct ds_pbn *out)
 {
@@ -342,11 +370,15 @@ ds_layout_ltop (const struct ds_layout *l, uint64_t lbn, struct ds_pbn *out)
   out->sector = sector;
   out->remapped = remapped;
   /* The angle: first-block offset, a track skew per track switch and a
-     cylinder skew per cylinder switch since the zone's start, then the
-     sector; a fractional angle starts at the next sector boundary. */
+     cylinder skew per cylinder switch since the zone's start, a sector
+     per slip before the track in the per-cylinder and per-track
+     schemes (DiskSim's layout_g1.c turns the track so: slips also push
+     the skew on), then the sector; a fractional angle starts at the
+     next sector boundary. */
   angle = z->offset + z->track_skew * (double) (idx + (l->surfaces - 1)
                                                  * cylrel)
-          + z->cyl_skew * (double) cylrel + (double) sector;
+          + z->cyl_skew * (double) cylrel + (double) sector
+          + (double) slip_turns (l, z, cylrel, out->head);
   angle = ceil (angle - 1e-9);
   out->slot = (uint64_t) fmod (angle, (double) z->spt);
   return 0;

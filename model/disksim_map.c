@@ -45,7 +45,6 @@
 #include "disksim_import.h"
 #include "hdd_int.h"
 
-typedef unsigned __int128 u128;
 
 struct out {
   unsigned n;
@@ -318,34 +317,15 @@ map_mech (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 
 /* ---- layout ---- */
 
-static bool
-spares_in_zone (int sparing)
-{
-  return sparing != DS_SPARE_NONE && sparing != DS_SPARE_END_OF_DISK;
-}
-
-/* What hddsim cannot hold of one zone. */
+/* What hddsim cannot hold of one zone: its zone-table= takes whole
+ * sectors.
+ */
 static void
-zone_blockers (struct out *o, const struct ds_layout *l,
-               const struct ds_zone *z, unsigned i)
+zone_blockers (struct out *o, const struct ds_zone *z, unsigned i)
 {
-  if (z->deadspace)
-    block (o, z->dead_at, "Empty space at zone front = %" PRIu64 " (zone "
-           "%u): hddsim's zones have no management area", z->deadspace, i);
-  if (spares_in_zone (l->sparing) && z->spares)
-    block (o, z->spares_at, "Number of spares = %" PRIu64 " (zone %u, "
-           "sparing scheme %d): hddsim has no spare sectors", z->spares, i,
-           l->sparing);
-  if (z->nslips)
-    block (o, z->slips_at, "slips: %zu slipped %s in zone %u: hddsim has "
-           "no slips", z->nslips, l->sparing == DS_SPARE_TRACKS_PER_ZONE
-           ? "tracks" : "sectors", i);
-  if (z->ndefects)
-    block (o, z->defects_at, "defects: %zu remapped in zone %u: hddsim "
-           "has no remapping", z->ndefects, i);
-  if (z->offset != 0)
+  if (z->offset != floor (z->offset))
     block (o, z->offset_at, "Offset of first block = %g (zone %u): "
-           "hddsim's zones start at angle 0", z->offset, i);
+           "hddsim's zone-table= takes whole sectors", z->offset, i);
   if (z->track_skew != floor (z->track_skew))
     block (o, z->tskew_at, "Skew for track switch = %g sectors (zone %u): "
            "hddsim skews by whole sectors", z->track_skew, i);
@@ -354,42 +334,100 @@ zone_blockers (struct out *o, const struct ds_layout *l,
            "%u): hddsim skews by whole sectors", z->cyl_skew, i);
 }
 
-/* One skew time giving every zone its skew in sectors, as geometry.c
- * converts (sectors = ceil (ns * rpm * spt / 1 min)): the intersection
- * of the zones' intervals, or 0 if empty (*ok false).
+/* The zone, its slips and its defects as zone-table=, slips=, defects=
+ * entries (DiskSim's units: zone-relative physical sectors, or tracks
+ * with sparing scheme 1, as hddsim's).
  */
-static uint64_t
-common_skew_ns (const struct ds_layout *l, uint64_t rpm, bool track,
-                bool *ok, unsigned *bad)
+static void
+zone_to_params (struct out *o, const struct ds_zone *z, unsigned i,
+                struct hdd_params *p)
 {
-  u128 lo = 0, hi = (u128) UINT64_MAX;
-  unsigned i;
+  size_t k;
 
-  *ok = true;
-  for (i = 0; i < l->nzones; i++) {
-    const struct ds_zone *z = &l->zones[i];
-    u128 s = (u128) (track ? z->track_skew : z->cyl_skew);
-    u128 unit = (u128) rpm * z->spt, zlo, zhi;
-    /* ns in ((s-1) M / unit, s M / unit] */
-    zlo = s == 0 ? 0 : (s - 1) * NS_PER_MIN / unit + 1;
-    zhi = s * NS_PER_MIN / unit;
-    if (zlo > lo)
-      lo = zlo;
-    if (zhi < hi)
-      hi = zhi;
-    if (lo > hi) {
-      *ok = false;
-      *bad = i;
-      return 0;
-    }
-  }
-  return (uint64_t) hi;
+  p->zt[i] = (struct zone_spec) {
+    .first_cyl = z->first_cyl, .last_cyl = z->last_cyl, .spt = z->spt,
+    .offset = (uint64_t) z->offset, .empty = z->deadspace,
+    .track_skew = (uint64_t) z->track_skew,
+    .cyl_skew = (uint64_t) z->cyl_skew, .spares = z->spares,
+  };
+  if (p->nslips + z->nslips > SLIPS_MAX)
+    block (o, z->slips_at, "slips: the zones list more than the %d slips "
+           "hddsim's slips= holds", SLIPS_MAX);
+  else
+    for (k = 0; k < z->nslips; k++)
+      p->slips[p->nslips++] = (struct slip_spec) { i, z->slips[k] };
+  if (p->ndefects + z->ndefects > DEFECTS_MAX)
+    block (o, z->defects_at, "defects: the zones list more than the %d "
+           "defects hddsim's defects= holds", DEFECTS_MAX);
+  else
+    for (k = 0; k < z->ndefects; k++)
+      p->defects[p->ndefects++] = (struct defect_spec) {
+        i, z->defect[k], z->remap[k]
+      };
 }
 
-/* Build the model's geometry from p and compare it zone by zone. */
+/* One LBN where the model and ds_layout_ltop must agree. */
+static bool
+same_place (struct out *o, const struct ds_layout *l, const struct geom *g,
+            uint64_t lbn)
+{
+  struct ds_pbn d;
+  struct loc m;
+
+  if (lbn >= l->blocks || ds_layout_ltop (l, lbn, &d) == -1)
+    return true;
+  geom_locate (g, lbn, &m);
+  if (m.cyl == d.cyl && m.head == d.head && m.sector == d.sector
+      && m.slot == d.slot)
+    return true;
+  block (o, l->at, "LBN %" PRIu64 ": DiskSim's layout puts it at cylinder "
+         "%" PRIu64 ", head %" PRIu64 ", sector %" PRIu64 " (slot %" PRIu64
+         "), hddsim's zone-table= at %" PRIu64 ", %" PRIu64 ", %" PRIu64
+         " (slot %" PRIu64 ")", lbn, d.cyl, d.head, d.sector, d.slot, m.cyl,
+         m.head, m.sector, m.slot);
+  return false;
+}
+
+/* Zone-relative physical sector of a DiskSim position (for finding the
+ * LBNs next to a slip).
+ */
+static uint64_t
+ds_phys (const struct ds_layout *l, const struct ds_zone *z,
+         const struct ds_pbn *d)
+{
+  uint64_t cylrel = d->cyl - z->first_cyl, idx = d->head;
+
+  if ((l->mapping == DS_MAP_SERP_ZONE && cylrel % 2)
+      || (l->mapping == DS_MAP_SERP_DISK && d->cyl % 2))
+    idx = l->surfaces - 1 - d->head;
+  return (cylrel * l->surfaces + idx) * z->spt + d->sector;
+}
+
+/* The first LBN of zone z past zone-relative physical sector 'phys'. */
+static uint64_t
+lbn_after (const struct ds_layout *l, const struct ds_zone *z, uint64_t phys)
+{
+  uint64_t lo = z->first_lbn, hi = z->first_lbn + z->nlbn;
+  struct ds_pbn d;
+
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    ds_layout_ltop (l, mid, &d);
+    if (ds_phys (l, z, &d) <= phys)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Build the model's geometry from p and hold it against DiskSim's
+ * mapping: each zone's LBNs, its first and last LBN, 64 between, and
+ * the LBNs on either side of every slip and defect.
+ */
 static void
-compare_zones (struct out *o, const struct ds_layout *l,
-               const struct hdd_params *p)
+compare_layout (struct out *o, const struct ds_layout *l,
+                const struct hdd_params *p)
 {
   struct geom *g = malloc (sizeof *g);
   char err[HDD_ERRLEN];
@@ -404,52 +442,47 @@ compare_zones (struct out *o, const struct ds_layout *l,
     free (g);
     return;
   }
-  /* Zones past 'Block count' hold nothing the host can reach; the
-     last reachable one may end early in hddsim (it is trimmed to the
-     capacity), which changes nothing the host sees. */
   for (i = 0; i < l->nzones && l->zones[i].first_lbn < l->blocks; i++) {
     const struct ds_zone *z = &l->zones[i];
-    const struct zone *h = &g->zones[i];
-    uint64_t nlbn = z->nlbn, ncyl = z->last_cyl - z->first_cyl + 1;
-    bool last = z->first_lbn + z->nlbn >= l->blocks;
-    if (last)
-      nlbn = l->blocks - z->first_lbn;
-    if (i >= g->nzones || h->first_cyl != z->first_cyl || h->spt != z->spt
-        || h->first_lba != z->first_lbn || h->nsect != nlbn
-        || (last ? h->ncyl > ncyl : h->ncyl != ncyl)) {
-      block (o, z->spt_at, "zone %u (cylinders %" PRIu64 "..%" PRIu64
-             ", %" PRIu64 " sectors per track, LBNs from %" PRIu64 "): "
-             "hddsim's zones=%u sectors-outer=%" PRIu64 " sectors-inner=%"
-             PRIu64 " put %s; hddsim needs an explicit zone table", i,
-             z->first_cyl, z->last_cyl, z->spt, z->first_lbn, l->nzones,
-             p->spt_outer, p->spt_inner, i >= g->nzones ? "no zone there"
-             : "other cylinders or sectors per track there");
+    uint64_t k, x;
+    bool ok = true;
+    if (g->zones[i].first_lba != z->first_lbn) {
+      block (o, z->at, "zone %u: hddsim's zone-table= starts it at LBN %"
+             PRIu64 ", DiskSim at %" PRIu64, i, g->zones[i].first_lba,
+             z->first_lbn);
       break;
     }
-    if (h->track_skew != (uint64_t) z->track_skew
-        || h->cyl_skew != (uint64_t) z->cyl_skew) {
-      block (o, z->tskew_at, "zone %u: skews %g/%g sectors (track/"
-             "cylinder), hddsim's would be %" PRIu64 "/%" PRIu64, i,
-             z->track_skew, z->cyl_skew, h->track_skew, h->cyl_skew);
-      break;
+    for (k = 0; k <= 64 && ok; k++)
+      ok = same_place (o, l, g, z->first_lbn + (z->nlbn - 1) * k / 64);
+    for (k = 0; k < z->nslips + z->ndefects && ok; k++) {
+      uint64_t at = k < z->nslips ? z->slips[k] : z->defect[k - z->nslips];
+      if (l->sparing == DS_SPARE_TRACKS_PER_ZONE)
+        at = at * z->spt + z->spt - 1;
+      x = lbn_after (l, z, at);
+      ok = same_place (o, l, g, x) && (x == 0 || same_place (o, l, g, x - 1));
     }
+    if (!ok)
+      break;
   }
   free (g);
+}
+
+/* DiskSim's sparing scheme numbers are hddsim's sparing= values. */
+static int
+sparing_of (int ds)
+{
+  return ds;
 }
 
 static void
 map_layout (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
   const struct ds_layout *l = &d->layout;
-  unsigned i, bad = 0;
-  uint64_t ts, cs;
-  bool ok;
+  uint64_t outer = 0, inner = UINT64_MAX;
+  unsigned i;
 
-  if (l->mapping != DS_MAP_NORMAL)
-    block (o, l->mapping_at, "LBN-to-PBN mapping scheme = %d: hddsim's "
-           "layouts are cylinder (scheme 0) and serpentine across a "
-           "zone's surfaces (no DiskSim scheme)", l->mapping);
-  p->layout = LAYOUT_CYLINDER;
+  p->layout = l->mapping == DS_MAP_SERP_ZONE ? LAYOUT_ALT_ZONE
+    : l->mapping == DS_MAP_SERP_DISK ? LAYOUT_ALT_DISK : LAYOUT_CYLINDER;
   set_param (o, p, l->at, "Number of data surfaces", "surfaces",
              l->surfaces, false);
   set_param (o, p, l->at, "Block count", "capacity", l->blocks * SECTOR,
@@ -459,29 +492,24 @@ map_layout (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            l->nzones, ZONES_MAX);
     return;
   }
-  for (i = 0; i < l->nzones; i++)
-    zone_blockers (o, l, &l->zones[i], i);
+  p->sparing = sparing_of (l->sparing);
+  p->sparing_range = l->rangesize ? l->rangesize : 1;
+  p->nzt = l->nzones;
+  p->nslips = p->ndefects = 0;
+  for (i = 0; i < l->nzones; i++) {
+    zone_blockers (o, &l->zones[i], i);
+    zone_to_params (o, &l->zones[i], i, p);
+    if (l->zones[i].spt > outer)
+      outer = l->zones[i].spt;
+    if (l->zones[i].spt < inner)
+      inner = l->zones[i].spt;
+  }
+  /* Only shown (the zone table replaces them); kept consistent. */
   p->zones = l->nzones;
-  p->spt_outer = l->zones[0].spt;
-  p->spt_inner = l->zones[l->nzones - 1].spt;
-  ts = common_skew_ns (l, p->rpm, true, &ok, &bad);
-  if (!ok)
-    block (o, l->zones[bad].tskew_at, "Skew for track switch = %g sectors "
-           "(zone %u): hddsim takes one track-skew time for all zones, "
-           "and no one time gives every zone its skew", 
-           l->zones[bad].track_skew, bad);
-  cs = common_skew_ns (l, p->rpm, false, &ok, &bad);
-  if (!ok)
-    block (o, l->zones[bad].cskew_at, "Skew for cylinder switch = %g "
-           "sectors (zone %u): hddsim takes one cylinder-skew time for "
-           "all zones, and no one time gives every zone its skew",
-           l->zones[bad].cyl_skew, bad);
-  /* 0 means "automatic" in hddsim: that resolves from the seek; the
-     comparison below sees whether it comes out right. */
-  p->track_skew = ts;
-  p->cyl_skew = cs;
+  p->spt_outer = outer;
+  p->spt_inner = inner;
   if (p->rpm)
-    compare_zones (o, l, p);
+    compare_layout (o, l, p);
 }
 
 /* ---- cache, interface, overheads ---- */

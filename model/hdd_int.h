@@ -19,7 +19,11 @@
 enum hdd_kind { KIND_MECH, KIND_FIXED };
 enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
 enum placement { PLACE_START, PLACE_SPREAD };
-enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
+enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE,
+              /* zone-table= only: odd cylinders of a zone, or of the
+                 disk, run their surfaces last first (DiskSim's
+                 LBN-to-PBN mapping schemes 1 and 2). */
+              LAYOUT_ALT_ZONE, LAYOUT_ALT_DISK };
 /* How the arm's positioning is timed (seek.c):
  * HDDSIM: a seek when the cylinder changes (+ write-settle for a
  *   write), else a head switch when the surface changes;
@@ -45,6 +49,45 @@ enum position_rule { POSITION_HDDSIM, POSITION_DISKSIM };
  */
 #define SEEK_MAX_NS UINT64_C(1000000000)
 #define PROFILE_NAME_MAX 256
+
+/* ---- explicit layout (zone-table=, sparing=, sparing-range=, slips=,
+ * defects=; geometry.c) ---- */
+
+#define ZONES_MAX 256
+#define SLIPS_MAX 1024
+#define DEFECTS_MAX 256
+
+/* sparing=: where each zone keeps its spare sectors, numbered as
+ * DiskSim's 'Sparing scheme used' (Diskmodel manual, 1.4.2).
+ */
+enum sparing {
+  SPARE_NONE, SPARE_TRACKS, SPARE_CYL, SPARE_TRACK, SPARE_CYL_SLIP,
+  SPARE_CYL_FRONT, SPARE_CYL_FRONT_SLIP, SPARE_DISK_END, SPARE_RANGE,
+  SPARE_ZONE, SPARE_ZONE_SLIP,
+};
+
+/* One zone-table= entry: all counts in sectors (of the zone's tracks). */
+struct zone_spec {
+  uint64_t first_cyl, last_cyl;
+  uint64_t spt;                 /* physical sectors per track */
+  uint64_t offset;              /* angle of the zone's first sector */
+  uint64_t empty;               /* LBA positions unused at the front */
+  uint64_t track_skew, cyl_skew;
+  uint64_t spares;              /* per sparing unit */
+};
+
+/* slips= and defects=: zone-relative physical sectors (tracks with
+ * sparing=tracks).
+ */
+struct slip_spec {
+  unsigned zone;
+  uint64_t at;
+};
+
+struct defect_spec {
+  unsigned zone;
+  uint64_t at, to;
+};
 
 struct hdd_params {
   char profile[PROFILE_NAME_MAX];
@@ -72,6 +115,16 @@ struct hdd_params {
   uint64_t cyl_skew;            /* ns; 0 = one-cylinder seek + write settle */
   int layout;                   /* enum layout */
   int placement;                /* enum placement */
+  /* Explicit layout: nzt > 0 replaces zones=, sectors-outer=,
+     sectors-inner=, track-skew= and cyl-skew=. */
+  unsigned nzt;
+  struct zone_spec zt[ZONES_MAX];
+  int sparing;                  /* enum sparing */
+  uint64_t sparing_range;       /* cylinders, sparing=range */
+  unsigned nslips;
+  struct slip_spec slips[SLIPS_MAX];
+  unsigned ndefects;
+  struct defect_spec defects[DEFECTS_MAX];
 
   /* Seek. */
   uint64_t seek_track;
@@ -121,9 +174,16 @@ struct zone {
   uint64_t spt;
   uint64_t track_skew;          /* sectors */
   uint64_t cyl_skew;            /* sectors */
+  /* Explicit tables only (geom.explicit): the angle of the first
+     sector, the positions left empty at the front, the sparing units
+     (n units of 'len' physical sectors, 'spares' of them spare, the
+     last unit 'last_len' long with 'last_spares'; 'front' of the
+     spares lie at a unit's front), and this zone's slips and defects
+     in the geometry's arrays. */
+  uint64_t offset, empty;
+  uint64_t unit_n, unit_len, unit_spares, last_len, last_spares, front;
+  unsigned slip0, nslips, def0, ndefects;
 };
-
-#define ZONES_MAX 256
 
 struct geom {
   uint64_t rpm;
@@ -133,6 +193,14 @@ struct geom {
   int layout;
   unsigned nzones;
   struct zone zones[ZONES_MAX];
+  /* Explicit tables only. */
+  bool explicit;
+  int sparing;                  /* enum sparing */
+  /* Slips sorted within each zone, and a search key each: the slip's
+     LBA position less the slips before it (of its sparing unit, or
+     of the zone when slips push to the zone's end). */
+  uint64_t slip_at[SLIPS_MAX], slip_key[SLIPS_MAX];
+  uint64_t def_at[DEFECTS_MAX], def_to[DEFECTS_MAX];  /* sorted by at */
 };
 
 /* Where one LBA lives. */
@@ -143,6 +211,10 @@ struct loc {
   uint64_t sector;              /* logical index on its track */
   uint64_t slot;                /* angular slot (sector + skew) mod spt */
   uint64_t spt;
+  /* LBAs from this one on consecutive slots of this track (a slip,
+     a spare, a remapped sector or the track's end stops the run). */
+  uint64_t run;
+  bool remapped;                /* a defect's replacement sector */
 };
 
 extern int geom_init (struct geom *, const struct hdd_params *,

@@ -13,7 +13,14 @@
 
 static const char *const cache_names[] = { "wb", "wt", "off", NULL };
 static const char *const placement_names[] = { "start", "spread", NULL };
-static const char *const layout_names[] = { "cylinder", "serpentine", NULL };
+static const char *const layout_names[] = {
+  "cylinder", "serpentine", "alternate", "alternate-disk", NULL
+};
+/* ---- explicit layout: names (DiskSim's sparing scheme numbers) ---- */
+static const char *const sparing_names[] = {
+  "none", "tracks", "cylinder", "track", "cylinder-slip", "cylinder-front",
+  "cylinder-front-slip", "disk-end", "range", "zone", "zone-slip", NULL
+};
 static const char *const position_names[] = { "hddsim", "disksim", NULL };
 
 static const struct param_desc hdd_param_table[] = {
@@ -36,7 +43,17 @@ static const struct param_desc hdd_param_table[] = {
   { "cyl-skew", PARAM_DURATION, FIELD(cyl_skew), 0, SEC, NULL,
     "cylinder skew as time (0 = seek-track + write-settle)" },
   { "layout", PARAM_ENUM, FIELD(layout), 0, 0, layout_names,
-    "LBA layout: cylinder (surfaces of a cylinder in turn) or serpentine" },
+    "LBA layout: cylinder (surfaces of a cylinder in turn), serpentine, "
+    "alternate(-disk) (odd cylinders of a zone (disk) last surface first; "
+    "zone-table= only)" },
+  /* ---- explicit layout (with zone-table=, slips=, defects=) ---- */
+  { "sparing", PARAM_ENUM, FIELD(sparing), 0, 0, sparing_names,
+    "zone-table= spare sectors per: none, tracks (whole tracks at a zone's "
+    "end), cylinder, track, cylinder-slip, cylinder-front, "
+    "cylinder-front-slip, disk-end, range, zone, zone-slip (-slip: a slip "
+    "moves the rest of the zone)" },
+  { "sparing-range", PARAM_UINT, FIELD(sparing_range), 1, 1000000, NULL,
+    "cylinders per sparing unit with sparing=range" },
   { "placement", PARAM_ENUM, FIELD(placement), 0, 0, placement_names,
     "smaller image: start of the drive, or spread over the full stroke" },
   { "seek-track", PARAM_DURATION, FIELD(seek_track), 1, SEEK_MAX_NS, NULL,
@@ -157,6 +174,201 @@ set_seek_table (struct hdd_params *p, const char *value, char *err,
   return -1;
 }
 
+/* ---- explicit layout: zone-table=, slips=, defects= ---- */
+
+/* Bounds that keep a zone's sector counts (cylinders x 64 surfaces x
+ * 1,000,000 sectors, and the angles) far inside 64 bits.
+ */
+#define ZONE_CYL_MAX UINT64_C(100000000)
+#define ZONE_VALUE_MAX UINT64_C(1000000000000)
+
+#define ZONE_TABLE_SYNTAX "FIRST-LAST:SECTORS[:ts=N][:cs=N][:offset=N]" \
+  "[:empty=N][:spares=N],..."
+
+static int
+zone_field (struct zone_spec *z, char *f)
+{
+  static const struct { const char *name; size_t off; } names[] = {
+    { "ts", offsetof (struct zone_spec, track_skew) },
+    { "cs", offsetof (struct zone_spec, cyl_skew) },
+    { "offset", offsetof (struct zone_spec, offset) },
+    { "empty", offsetof (struct zone_spec, empty) },
+    { "spares", offsetof (struct zone_spec, spares) },
+  };
+  char *eq = strchr (f, '=');
+  size_t i;
+
+  if (!eq)
+    return -1;
+  *eq = '\0';
+  for (i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp (f, names[i].name) == 0) {
+      uint64_t *v = (uint64_t *) ((char *) z + names[i].off);
+      return parse_uint (eq + 1, v) == -1 || *v > ZONE_VALUE_MAX ? -1 : 0;
+    }
+  return -1;
+}
+
+/* One zone: FIRST-LAST:SECTORS then name=value fields. */
+static int
+parse_zone (struct zone_spec *z, char *tok)
+{
+  char *save = NULL, *f = strtok_r (tok, ":", &save), *dash;
+
+  *z = (struct zone_spec) { 0 };
+  if (!f || !(dash = strchr (f, '-')))
+    return -1;
+  *dash = '\0';
+  if (parse_uint (f, &z->first_cyl) == -1
+      || parse_uint (dash + 1, &z->last_cyl) == -1
+      || z->first_cyl > z->last_cyl || z->last_cyl > ZONE_CYL_MAX)
+    return -1;
+  f = strtok_r (NULL, ":", &save);
+  if (!f || parse_uint (f, &z->spt) == -1 || z->spt == 0
+      || z->spt > 1000000)
+    return -1;
+  while ((f = strtok_r (NULL, ":", &save)))
+    if (zone_field (z, f) == -1)
+      return -1;
+  return 0;
+}
+
+/* A slips= (ZONE:AT) or defects= (ZONE:AT>TO) entry. */
+static int
+parse_zone_ref (char *tok, unsigned *zone, uint64_t *at, uint64_t *to)
+{
+  char *colon = strchr (tok, ':'), *gt;
+  uint64_t z;
+
+  if (!colon)
+    return -1;
+  *colon = '\0';
+  if (parse_uint (tok, &z) == -1 || z >= ZONES_MAX)
+    return -1;
+  *zone = (unsigned) z;
+  gt = strchr (colon + 1, '>');
+  if ((gt != NULL) != (to != NULL))
+    return -1;
+  if (gt) {
+    *gt = '\0';
+    if (parse_uint (gt + 1, to) == -1)
+      return -1;
+  }
+  return parse_uint (colon + 1, at);
+}
+
+enum table_key { TK_ZONES, TK_SLIPS, TK_DEFECTS };
+
+static int
+table_error (char *err, size_t errlen, const char *key, unsigned n,
+             const char *entry, const char *syntax)
+{
+  snprintf (err, errlen, "%s=: entry %u (\"%s\"): expected %s", key, n + 1,
+            entry, syntax);
+  return -1;
+}
+
+/* zone-table=, slips=, defects=: comma-separated entries; "" or none
+ * clears.  p is changed only when the whole list parses.
+ */
+static int
+set_table (struct hdd_params *p, enum table_key which, const char *key,
+           const char *value, char *err, size_t errlen)
+{
+  static const char *const syntax[] = {
+    ZONE_TABLE_SYNTAX " (cylinders up to 100000000, 1 to 1000000 sectors "
+    "per track, fields up to 10^12)",
+    "ZONE:SECTOR,... (zone-relative physical sectors)",
+    "ZONE:SECTOR>REPLACEMENT,...",
+  };
+  static const unsigned max[] = { ZONES_MAX, SLIPS_MAX, DEFECTS_MAX };
+  struct hdd_params *t = malloc (sizeof *t);
+  char *buf = strdup (value), *save = NULL, *tok;
+  unsigned n = 0;
+  int r = -1;
+
+  if (!t || !buf) {
+    snprintf (err, errlen, "%s=: out of memory", key);
+    goto out;
+  }
+  for (tok = strtok_r (buf, ",", &save); tok && strcmp (value, "none");
+       tok = strtok_r (NULL, ",", &save), n++) {
+    char entry[64];
+    int bad;
+    while (*tok == ' ')
+      tok++;
+    snprintf (entry, sizeof entry, "%s", tok);
+    if (n == max[which]) {
+      snprintf (err, errlen, "%s=: more than %u entries", key, max[which]);
+      goto out;
+    }
+    if (which == TK_ZONES)
+      bad = parse_zone (&t->zt[n], tok);
+    else if (which == TK_SLIPS)
+      bad = parse_zone_ref (tok, &t->slips[n].zone, &t->slips[n].at, NULL);
+    else
+      bad = parse_zone_ref (tok, &t->defects[n].zone, &t->defects[n].at,
+                            &t->defects[n].to);
+    if (bad) {
+      table_error (err, errlen, key, n, entry, syntax[which]);
+      goto out;
+    }
+  }
+  if (which == TK_ZONES) {
+    memcpy (p->zt, t->zt, n * sizeof *p->zt);
+    p->nzt = n;
+  }
+  else if (which == TK_SLIPS) {
+    memcpy (p->slips, t->slips, n * sizeof *p->slips);
+    p->nslips = n;
+  }
+  else {
+    memcpy (p->defects, t->defects, n * sizeof *p->defects);
+    p->ndefects = n;
+  }
+  r = 0;
+ out:
+  free (t);
+  free (buf);
+  return r;
+}
+
+static const char *const table_keys[] = { "zone-table", "slips", "defects" };
+
+static void
+print_tables (const struct hdd_params *p, FILE *fp)
+{
+  unsigned i;
+
+  if (p->nzt) {
+    fprintf (fp, "zone-table=");
+    for (i = 0; i < p->nzt; i++) {
+      const struct zone_spec *z = &p->zt[i];
+      fprintf (fp, "%s%" PRIu64 "-%" PRIu64 ":%" PRIu64 ":ts=%" PRIu64
+               ":cs=%" PRIu64 ":offset=%" PRIu64 ":empty=%" PRIu64
+               ":spares=%" PRIu64, i ? "," : "", z->first_cyl, z->last_cyl,
+               z->spt, z->track_skew, z->cyl_skew, z->offset, z->empty,
+               z->spares);
+    }
+    fprintf (fp, "\n");
+  }
+  if (p->nslips) {
+    fprintf (fp, "slips=");
+    for (i = 0; i < p->nslips; i++)
+      fprintf (fp, "%s%u:%" PRIu64, i ? "," : "", p->slips[i].zone,
+               p->slips[i].at);
+    fprintf (fp, "\n");
+  }
+  if (p->ndefects) {
+    fprintf (fp, "defects=");
+    for (i = 0; i < p->ndefects; i++)
+      fprintf (fp, "%s%u:%" PRIu64 ">%" PRIu64, i ? "," : "",
+               p->defects[i].zone, p->defects[i].at, p->defects[i].to);
+    fprintf (fp, "\n");
+  }
+}
+/* ---- end of explicit layout ---- */
+
 void
 params_defaults (struct hdd_params *p)
 {
@@ -165,6 +377,7 @@ params_defaults (struct hdd_params *p)
   p->layout = LAYOUT_CYLINDER;
   p->placement = PLACE_START;
   p->cache = CACHE_WB;
+  p->sparing_range = 1;
 }
 
 struct hdd_params *
@@ -191,8 +404,13 @@ static_key (const char *key)
 {
   const struct param_desc *d = param_find (hdd_param_table, key);
 
+  unsigned i;
+
   if (d)
     return d->key;
+  for (i = 0; i < sizeof table_keys / sizeof table_keys[0]; i++)
+    if (strcmp (key, table_keys[i]) == 0)
+      return table_keys[i];
   return strcmp (key, seek_table_key) == 0 ? seek_table_key : NULL;
 }
 
@@ -230,6 +448,12 @@ hdd_params_set (struct hdd_params *p, const char *key, const char *value,
 
   if (strcmp (key, seek_table_key) == 0)
     return set_seek_table (p, value, err, errlen);
+  if (strcmp (key, "zone-table") == 0)
+    return set_table (p, TK_ZONES, key, value, err, errlen);
+  if (strcmp (key, "slips") == 0)
+    return set_table (p, TK_SLIPS, key, value, err, errlen);
+  if (strcmp (key, "defects") == 0)
+    return set_table (p, TK_DEFECTS, key, value, err, errlen);
   if (strcmp (key, "readahead") == 0 && strcmp (value, "off") == 0)
     value = "0";
   r = param_set (hdd_param_table, p, key, value, err, errlen);
@@ -253,6 +477,14 @@ hdd_params_print_help (FILE *fp)
   param_print_help (hdd_param_table, fp);
   fprintf (fp, "%-28s %s\n", "seek-table=D:T,D:T,...",
            "measured seek times (cylinders:duration), replacing the curve");
+  fprintf (fp, "%-28s %s\n", "zone-table=" ZONE_TABLE_SYNTAX,
+           "explicit zones (skews, offset, empty and spares in sectors), "
+           "replacing zones=, sectors-*=, *-skew=");
+  fprintf (fp, "%-28s %s\n", "slips=ZONE:SECTOR,...",
+           "slipped physical sectors (tracks with sparing=tracks), "
+           "zone-relative");
+  fprintf (fp, "%-28s %s\n", "defects=ZONE:SECTOR>SPARE,...",
+           "defective sectors and their replacements, zone-relative");
 }
 
 uint64_t
@@ -276,6 +508,7 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
                format_duration (p->seek_time[i], buf, sizeof buf));
     fprintf (fp, "\n");
   }
+  print_tables (p, fp);
 }
 
 int

@@ -59,7 +59,7 @@ walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
     uint64_t cnt, dist, pos, wait, x, ts;
 
     geom_locate (m->g, lba + did, &l);
-    cnt = min64 (n - did, l.spt - l.sector);
+    cnt = min64 (n - did, l.run);
     pos = position_ns (m, a, &l, write, &dist);
     wait = rot_wait (m->g->rpm, m->phase0, t + pos, l.slot, l.spt);
     ts = t + pos + wait;

@@ -6,10 +6,14 @@
  *   description = ...
  *   base = st4000nm0033     start from a built-in profile (put it first)
  *   rpm = 5400              any drive parameter, as on the command line
+ *   zone-table = 0-99:120,  a list value goes on over indented lines
+ *     100-199:100           (joined with ','), each under libinih's 200
+ *                           characters
  */
 
 #include <ini.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hdd_int.h"
@@ -21,6 +25,7 @@ struct ini_source {
   FILE *fp;
   unsigned line;                /* of the text last read */
   bool at_line_start;
+  bool indented;                /* that line began with a blank */
 };
 
 static char *
@@ -30,8 +35,10 @@ ini_read (char *str, int num, void *stream)
   char *r = fgets (str, num, src->fp);
 
   if (r) {
-    if (src->at_line_start)
+    if (src->at_line_start) {
       src->line++;
+      src->indented = r[0] == ' ' || r[0] == '\t';
+    }
     src->at_line_start = strchr (r, '\n') != NULL;
   }
   return r;
@@ -42,7 +49,30 @@ struct ini_state {
   const struct ini_source *src;
   char msg[HDD_ERRLEN];         /* the first error */
   bool failed;
+  char *joined;                 /* the last key's value, continuations */
+  char last[64];                /* joined on (libinih passes each on) */
 };
+
+/* libinih passes an indented continuation line as the same key again:
+ * the value so far, ',', and the continuation.  NULL: out of memory.
+ */
+static const char *
+ini_join (struct ini_state *s, const char *name, const char *value)
+{
+  char *j;
+
+  if (s->src->indented && s->joined && strcmp (name, s->last) == 0) {
+    j = malloc (strlen (s->joined) + strlen (value) + 2);
+    if (j)
+      sprintf (j, "%s,%s", s->joined, value);
+  }
+  else
+    j = strdup (value);
+  free (s->joined);
+  s->joined = j;
+  snprintf (s->last, sizeof s->last, "%s", name);
+  return j;
+}
 
 /* base = NAME: the built-in profile's values, keeping the file's name. */
 static int
@@ -83,6 +113,12 @@ ini_line (void *user, const char *section, const char *name,
     snprintf (s->p->profile, sizeof s->p->profile, "%s", value);
     return 1;
   }
+  value = ini_join (s, name, value);
+  if (!value) {
+    snprintf (s->msg, sizeof s->msg, "%s: out of memory", name);
+    s->failed = true;
+    return 0;
+  }
   if (strcmp (name, "base") == 0)
     r = ini_base (s->p, value, err, sizeof err);
   else
@@ -117,6 +153,7 @@ profile_load_ini (struct hdd_params *p, const char *path, char *err,
   }
   line = ini_parse_stream (ini_read, &src, ini_line, &s);
   fclose (src.fp);
+  free (s.joined);
   if (line == -2) {
     snprintf (err, errlen, "profile=%s: out of memory", path);
     return -1;

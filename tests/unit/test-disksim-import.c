@@ -507,10 +507,16 @@ START_TEST (test_tiny_params)
   ck_assert_uint_eq (p->spt_outer, 100);
   ck_assert_uint_eq (p->spt_inner, 80);
   ck_assert_int_eq (p->layout, LAYOUT_CYLINDER);
-  /* 10 sectors of a 100-sector track at 6000 rpm are 1 ms; 8 of 80
-     too.  The largest time giving both is exactly 1 ms. */
-  ck_assert_uint_eq (p->track_skew, 1 * MS);
-  ck_assert_uint_eq (p->cyl_skew, 2 * MS);
+  /* The zones as the file gives them, skews in sectors. */
+  ck_assert_uint_eq (p->nzt, 2);
+  ck_assert_uint_eq (p->zt[0].last_cyl, 49);
+  ck_assert_uint_eq (p->zt[0].track_skew, 10);
+  ck_assert_uint_eq (p->zt[0].cyl_skew, 20);
+  ck_assert_uint_eq (p->zt[1].first_cyl, 50);
+  ck_assert_uint_eq (p->zt[1].spt, 80);
+  ck_assert_uint_eq (p->zt[1].track_skew, 8);
+  ck_assert_uint_eq (p->zt[1].cyl_skew, 16);
+  ck_assert_int_eq (p->sparing, SPARE_NONE);
   ck_assert_uint_eq (p->seek_npoints, 4);
   ck_assert_uint_eq (p->seek_dist[0], 1);
   ck_assert_uint_eq (p->seek_time[0], 1 * MS);
@@ -637,22 +643,14 @@ START_TEST (test_refusals)
   refused ("models/tiny.model", "Percent error in rpms = 0.0",
            "Percent error in rpms = 1", "Percent error in rpms = 1: a "
            "randomly drawn speed is not modelled");
-  refused ("models/tiny.model", "LBN-to-PBN mapping scheme = 0",
-           "LBN-to-PBN mapping scheme = 1",
-           "LBN-to-PBN mapping scheme = 1: hddsim's layouts are cylinder");
-  refused ("models/tiny.model", "Skew for track switch = 8.0",
-           "Skew for track switch = 5.0", "Skew for track switch = 5 "
-           "sectors (zone 1): hddsim takes one track-skew time");
-  /* 90 sectors in zone 1: hddsim's equal-cylinder zones for 18000
-     blocks are 48 cylinders each (18000 / (2 x 190), up), not 50. */
-  refused_at ("models/tiny.model", "Blocks per track = 80",
-              "Blocks per track = 90", "Blocks per track = 100",
-              "zone 0 (cylinders 0..49, 100 sectors per track, LBNs from "
-              "0): hddsim's zones=2 sectors-outer=100 sectors-inner=90 put "
-              "other cylinders");
+  /* Mapping schemes, per-zone skews, any zone table and offsets
+     import (test-model-layout.c); fractional angles do not. */
   refused ("models/tiny.model", "Offset of first block = 0.0",
-           "Offset of first block = 3", "Offset of first block = 3 (zone "
-           "1): hddsim's zones start at angle 0");
+           "Offset of first block = 3.5", "Offset of first block = 3.5 "
+           "(zone 1): hddsim's zone-table= takes whole sectors");
+  refused ("models/tiny.model", "Skew for track switch = 8.0",
+           "Skew for track switch = 5.5", "Skew for track switch = 5.5 "
+           "sectors (zone 1): hddsim skews by whole sectors");
   refused ("tiny.parv", "Scale for delays = 0.0", "Scale for delays = 1.0",
            "Scale for delays = 1: controller overheads are not modelled");
   refused ("tiny.diskspecs", "Fast write level = 0", "Fast write level = 1",
