@@ -170,11 +170,21 @@ cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
   return false;
 }
 
+/* The segment keeps what the stream has read, up to its size: by t it
+ * holds [reached - seg_sectors, reached), and what the stream is still
+ * to read up to its limit will be there when read.  Only a read further
+ * back than a segment from the limit needs the walk to tell.
+ */
 bool
-cache_stream_covers (const struct cache *c, uint64_t lba)
+cache_stream_covers (struct cache *c, uint64_t lba, uint64_t t)
 {
-  return c->st.active && lba >= c->segs[c->st.seg].start
-    && lba <= c->st.limit;
+  struct arm a;
+
+  if (!c->st.active || lba < c->segs[c->st.seg].start || lba > c->st.limit)
+    return false;
+  if (lba + c->seg_sectors >= c->st.limit)
+    return true;
+  return lba + c->seg_sectors >= cache_stream_reached (c, t, &a);
 }
 
 uint64_t
@@ -213,8 +223,6 @@ cache_stream_use (struct cache *c, uint64_t want)
 {
   c->segs[c->st.seg].stamp = ++c->stamp;
   c->st.limit = max64 (c->st.limit, min64 (want, c->drive_sectors));
-  if (c->st.limit - c->segs[c->st.seg].start > c->seg_sectors)
-    c->segs[c->st.seg].start = c->st.limit - c->seg_sectors;
 }
 
 bool

@@ -24,7 +24,10 @@ struct cache_seg {
 
 struct cache_stream {
   bool active;
-  unsigned seg;                 /* the segment it fills */
+  unsigned seg;                 /* the segment it fills: its start is
+                                   where the data begins, before what
+                                   the stream has read since pushes it
+                                   out */
   uint64_t t0, lba0;            /* reading lba0 onwards from t0 */
   struct arm arm0;              /* arm at t0 */
   uint64_t limit;               /* read up to here, then stop */
@@ -69,14 +72,18 @@ extern void cache_return (struct cache *scratch);
  * recently used).
  */
 extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
-/* The stream is reading, or has read, from its segment up to lba. */
-extern bool cache_stream_covers (const struct cache *, uint64_t lba);
+/* At t, lba is in the stream's segment (read, and not yet pushed out
+ * by what the stream read after it) or the stream is to read it.
+ */
+extern bool cache_stream_covers (struct cache *, uint64_t lba, uint64_t t);
 /* Where the stream has got by t, and the arm then (rebasing it). */
 extern uint64_t cache_stream_reached (struct cache *, uint64_t t,
                                       struct arm *a);
 /* When the stream reaches lba. */
 extern uint64_t cache_stream_time_to (const struct cache *, uint64_t lba);
-/* A read is served from the stream: keep it reading to 'want'. */
+/* A read is served from the stream: keep it reading to 'want'.  The
+ * segment keeps what was read before the read (cache_stream_covers).
+ */
 extern void cache_stream_use (struct cache *, uint64_t want);
 /* The arm is needed at t: stop reading ahead, keep what was read.
  * true (and *a, *head_lba) if the stream was reading.

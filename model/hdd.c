@@ -252,7 +252,7 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
-  if (cache_stream_covers (&d->cache, lba))
+  if (cache_stream_covers (&d->cache, lba, t))
     return read_from_stream (d, lba, sp.n, t, c);
   if (!cache_seg_holds (&d->cache, lba, sp.n)
       && !cache_dirty_holds (&d->cache, lba, sp.n))

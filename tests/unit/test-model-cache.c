@@ -227,6 +227,87 @@ START_TEST (test_read_hits)
 }
 END_TEST
 
+/* The read-ahead segment keeps what it has read (issue 11).
+ * st340014a: 2 MiB in 8 segments of 512 sectors, read-ahead 256K = 512
+ * sectors.  A 4K miss at X (8 sectors) starts the stream at X+8 with
+ * limit X+8+512.  A hit on X+16 (8 sectors) moves the limit to
+ * X+24+512 = X+536.  The segment still holds X..X+16 (it has read
+ * nothing past a segment from them), so a read of X+8 that arrives
+ * late is a hit at overhead + interface, as is X itself.
+ */
+START_TEST (test_stream_keeps_what_it_read)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  const uint64_t x = 5 * GIB, hit = p->overhead + iface (d, 4096);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_READ, x, 4096, t, &c);
+  ck_assert (!c.cache_hit);
+  t += 1 * MS;                  /* ~140 sectors of the outer zone */
+  t += serve_at (d, IO_READ, x + 8192, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  s = serve_at (d, IO_READ, x + 4096, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  t += s;
+  s = serve_at (d, IO_READ, x, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  hdd_free (d);
+}
+END_TEST
+
+/* ...but no more than a segment.  A hit on X+512 (8 sectors) moves the
+ * limit to X+520+512 = X+1032.  50 ms (six revolutions) later the
+ * stream has read to the limit, so the segment holds the last 512
+ * sectors, [X+520, X+1032): X+520 hits, X+519 does not (its first
+ * sector was pushed out), and neither does X.
+ */
+START_TEST (test_stream_segment_bounded)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  const uint64_t x = 5 * GIB, hit = p->overhead + iface (d, 4096);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_READ, x, 4096, t, &c);
+  t += 1 * MS;
+  t += serve_at (d, IO_READ, x + 512 * 512, 4096, t, &c);
+  t += 50 * MS;
+  s = serve_at (d, IO_READ, x + 520 * 512, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  t += s;
+  serve_at (d, IO_READ, x + 519 * 512, 4096, t, &c);
+  ck_assert (!c.cache_hit);
+  hdd_free (d);
+
+  /* The same while the stream is still reading: hits on X+256, X+512
+   * and X+768 at 2, 4 and 6 ms (each within the limit of the one
+   * before: X+520, X+776, X+1032) leave the limit at X+1288, with the
+   * stream at about X+8 + 6 ms x 140 sectors/ms = X+848 (less a head
+   * switch, at most ~1 ms).  X+8 (whose 512 sectors end at X+520) has
+   * been pushed out; X+700 has not.
+   */
+  d = drive ("st340014a", NULL, 0, 1);
+  t = serve_at (d, IO_READ, x, 4096, 0, &c);
+  serve_at (d, IO_READ, x + 256 * 512, 4096, t + 2 * MS, &c);
+  serve_at (d, IO_READ, x + 512 * 512, 4096, t + 4 * MS, &c);
+  t += 6 * MS;
+  t += serve_at (d, IO_READ, x + 768 * 512, 4096, t, &c);
+  s = serve_at (d, IO_READ, x + 700 * 512, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  serve_at (d, IO_READ, x + 8 * 512, 4096, t + s, &c);
+  ck_assert (!c.cache_hit);
+  ck_assert_uint_gt (c.seek_ns + c.rot_ns, 0);
+  hdd_free (d);
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -333,6 +414,8 @@ cache_suite (void)
   tcase_add_test (tc, test_cache_full);
   tcase_add_test (tc, test_media_writes);
   tcase_add_test (tc, test_read_hits);
+  tcase_add_test (tc, test_stream_keeps_what_it_read);
+  tcase_add_test (tc, test_stream_segment_bounded);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
