@@ -80,6 +80,8 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->mech = m;
   c->drive_sectors = m->g->sectors;
   c->nseg = p->cache_segments ? (unsigned) p->cache_segments : 1;
+  c->write_seg = p->write_seg;
+  c->write_hits = p->write_hits != 0;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -154,20 +156,43 @@ seg_lru (const struct cache *c)
   return best;
 }
 
+static bool
+is_stream_seg (const struct cache *c, unsigned i)
+{
+  return c->st.active && c->st.seg == i;
+}
+
+/* The least recently used segment but the stream's; nseg if none. */
+static unsigned
+seg_lru_idle (const struct cache *c)
+{
+  unsigned i, best = c->nseg;
+
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i)
+        && (best == c->nseg || c->segs[i].stamp < c->segs[best].stamp))
+      best = i;
+  return best;
+}
+
+static bool
+seg_serves (struct cache *c, struct cache_seg *s, uint64_t lba, uint64_t n)
+{
+  if ((s->written && !c->write_hits) || lba < s->start || lba + n > s->end)
+    return false;
+  s->stamp = ++c->stamp;
+  return true;
+}
+
 bool
 cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
 {
   unsigned i;
 
-  for (i = 0; i < c->nseg; i++) {
-    struct cache_seg *s = &c->segs[i];
-    if ((!c->st.active || c->st.seg != i)
-        && lba >= s->start && lba + n <= s->end) {
-      s->stamp = ++c->stamp;
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i) && seg_serves (c, &c->segs[i], lba, n))
       return true;
-    }
-  }
-  return false;
+  return c->write_seg == WSEG_SEPARATE && seg_serves (c, &c->wseg, lba, n);
 }
 
 /* The segment keeps what the stream has read, up to its size: by t it
@@ -257,7 +282,7 @@ cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
 {
   unsigned i = seg_lru (c);
 
-  c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp };
+  c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp, false };
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
@@ -265,6 +290,46 @@ cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
     .active = true, .seg = i, .t0 = t, .lba0 = lba + n, .arm0 = *a,
     .limit = min64 (lba + n + c->ra_sectors, c->drive_sectors),
   };
+}
+
+static bool
+seg_overlaps (const struct cache_seg *s, uint64_t lba, uint64_t n)
+{
+  return s->start < lba + n && lba < s->end;
+}
+
+static void
+seg_take_write (struct cache *c, struct cache_seg *s, uint64_t lba,
+                uint64_t n)
+{
+  *s = (struct cache_seg) { lba, lba + n, ++c->stamp, true };
+  seg_extend (c, s, lba + n);
+}
+
+void
+cache_write_done (struct cache *c, uint64_t lba, uint64_t n)
+{
+  unsigned i, take = c->nseg;
+
+  if (c->write_seg == WSEG_NONE || c->seg_sectors == 0 || n == 0)
+    return;
+  for (i = 0; i < c->nseg; i++) {
+    struct cache_seg *s = &c->segs[i];
+    if (is_stream_seg (c, i) || !seg_overlaps (s, lba, n))
+      continue;
+    if (c->write_seg == WSEG_SHARED && take == c->nseg)
+      take = i;
+    else
+      s->end = s->start;        /* empty */
+  }
+  if (c->write_seg == WSEG_SEPARATE) {
+    seg_take_write (c, &c->wseg, lba, n);
+    return;
+  }
+  if (take == c->nseg)
+    take = seg_lru_idle (c);
+  if (take < c->nseg)
+    seg_take_write (c, &c->segs[take], lba, n);
 }
 
 /* ---- the write cache ---- */

@@ -20,6 +20,7 @@
 struct cache_seg {
   uint64_t start, end;          /* cached LBAs [start, end) */
   uint64_t stamp;               /* LRU */
+  bool written;                 /* a write's data (cache-write-segment) */
 };
 
 struct cache_stream {
@@ -42,6 +43,9 @@ struct cache {
   struct cache_seg *segs;
   uint64_t stamp;
   struct cache_stream st;
+  int write_seg;                /* enum write_seg */
+  bool write_hits;              /* reads may hit written data */
+  struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
    */
@@ -69,7 +73,7 @@ extern void cache_return (struct cache *scratch);
 /* ---- read segments and the stream ---- */
 
 /* A segment other than the stream's holds [lba, lba+n) (made most
- * recently used).
+ * recently used).  Written data counts only with cache-write-hits=1.
  */
 extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
 /* At t, lba is in the stream's segment (read, and not yet pushed out
@@ -100,6 +104,15 @@ extern bool cache_stream_finish (struct cache *, uint64_t t, struct arm *a,
  */
 extern void cache_read_done (struct cache *, uint64_t lba, uint64_t n,
                              uint64_t t, const struct arm *a);
+
+/* A write of [lba, lba+n) has passed through the buffer.  With
+ * cache-write-segment=shared its data (the last segment's worth) takes
+ * the read segment it overlaps, else the least recently used one (not
+ * the stream's); with separate it takes the write segment.  Either
+ * way, the other read segments it overlaps are dropped: they hold
+ * what it overwrote.  With none, nothing changes.
+ */
+extern void cache_write_done (struct cache *, uint64_t lba, uint64_t n);
 
 /* ---- the write cache ---- */
 

@@ -556,6 +556,39 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 }
 
 static void
+set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
+          const char *dskey, const char *key, const char *v)
+{
+  char err[HDD_ERRLEN];
+
+  if (hdd_params_set (p, key, v, err, sizeof err) != 0)
+    block (o, at, "%s: as hddsim's %s", dskey, err);
+}
+
+/* A write's data stays in a segment: one of its own (Use separate
+ * write segment = 1: DiskSim's dedicated write segment, one of the
+ * Number of buffer segments) or a read segment (0).  Reads may hit it
+ * with Allow read hits on write data = 1.
+ */
+static void
+map_write_segments (struct out *o, const struct ds_drive *d,
+                    struct hdd_params *p)
+{
+  bool separate = d->sep_write_seg.v == 1 && d->segments.v > 1;
+  uint64_t nread = (uint64_t) d->segments.v - separate;
+
+  set_word (o, p, d->sep_write_seg.at, "Use separate write segment",
+            "cache-write-segment", separate ? "separate" : "shared");
+  set_word (o, p, d->hits_on_write.at, "Allow read hits on write data",
+            "cache-write-hits", d->hits_on_write.v != 0 ? "1" : "0");
+  set_param (o, p, d->segments.at, "Number of buffer segments",
+             "cache-segments", nread, false);
+  /* cache-size is the read segments' (the write segment is one more). */
+  set_param (o, p, d->seg_size.at, "Segment size (in blks)", "cache-size",
+             nread * (uint64_t) d->seg_size.v * SECTOR, false);
+}
+
+static void
 map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
   /* 2 is allowed by DiskSim and not defined by the manual; DiskSim's
@@ -576,19 +609,10 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            "only sequential write streams; hddsim's write-back caches any "
            "write (model: fast write levels 1 and 2)", d->fast_write.v);
   p->cache = CACHE_WT;
-  block (o, d->hits_on_write.at, "Allow read hits on write data = %g: "
-         "hddsim's read segments neither take in written data nor drop "
-         "what a write overwrote", d->hits_on_write.v);
   block (o, d->imm_partial.at, "Immed transfer partial hit = %g: hddsim "
          "reads a partial hit outside the read-ahead stream wholly from "
          "the media", d->imm_partial.v);
-  need (o, &d->sep_write_seg, "Use separate write segment", 1, "writes "
-        "evict read segments in DiskSim, not in hddsim");
-  set_param (o, p, d->segments.at, "Number of buffer segments",
-             "cache-segments", (uint64_t) d->segments.v
-             - (d->sep_write_seg.v == 1 && d->segments.v > 1), false);
-  set_param (o, p, d->seg_size.at, "Segment size (in blks)", "cache-size",
-             (uint64_t) (d->segments.v * d->seg_size.v) * SECTOR, false);
+  map_write_segments (o, d, p);
   map_readahead (o, d, p);
 }
 

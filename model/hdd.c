@@ -201,6 +201,8 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     uint64_t lba = image_to_lba (d, s);
     t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
     set_arm (d, &a, lba + n);
+    if (write)
+      cache_write_done (&d->cache, lba, n);
     if (write && d->p.cache == CACHE_WB)
       cache_mark_clean (&d->cache, lba, n);
     *last_lba = lba;
@@ -356,6 +358,7 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
 
     t = wait_for_room (d, t, lba, n);
     cache_mark_dirty (&d->cache, lba, n);
+    cache_write_done (&d->cache, lba, n);
     s += n;
   }
   c->busy_ns = t - start;

@@ -20,6 +20,8 @@ enum hdd_kind { KIND_MECH, KIND_FIXED };
 enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
 enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
+/* cache-write-segment=: where a write's data stays (see cache.h). */
+enum write_seg { WSEG_NONE, WSEG_SHARED, WSEG_SEPARATE };
 
 #define SEEK_TABLE_MAX 64
 #define PARAM_LINES_MAX 32
@@ -77,6 +79,15 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
+
+  /* Cache: segment rules (DiskSim's).  The defaults are the model as
+   * it was, so the built-in profiles keep their timelines.
+   */
+  int write_seg;                /* enum write_seg; NONE: writes leave
+                                   the read segments alone */
+  uint64_t write_hits;          /* 1: reads hit data a write left in a
+                                   segment (Allow read hits on write
+                                   data) */
 };
 
 /* ---- geometry.c ---- */

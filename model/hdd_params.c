@@ -14,6 +14,9 @@
 static const char *const cache_names[] = { "wb", "wt", "off", NULL };
 static const char *const placement_names[] = { "start", "spread", NULL };
 static const char *const layout_names[] = { "cylinder", "serpentine", NULL };
+static const char *const write_seg_names[] = {
+  "none", "shared", "separate", NULL
+};
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -60,6 +63,13 @@ static const struct param_desc hdd_param_table[] = {
     "read cache segments" },
   { "readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
     "read-ahead after a read, capped at a segment (0 or off = none)" },
+  /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
+  { "cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
+    write_seg_names, "where a write's data stays: none (not in the read "
+    "segments), shared (in a read segment), separate (a segment of its "
+    "own)" },
+  { "cache-write-hits", PARAM_UINT, FIELD(write_hits), 0, 1, NULL,
+    "1: reads hit data a write left in a segment" },
   { NULL },
 };
 
@@ -250,6 +260,11 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               format_duration (p->seek_track, a, sizeof a),
               format_duration (p->seek_avg, b, sizeof b),
               format_duration (p->seek_full, c, sizeof c));
+    return -1;
+  }
+  if (p->write_hits && p->write_seg == WSEG_NONE) {
+    snprintf (err, errlen, "cache-write-hits=1 with cache-write-segment="
+              "none: no segment keeps written data (shared or separate)");
     return -1;
   }
   if (p->cache != CACHE_OFF && p->cache_size / p->cache_segments < SECTOR) {

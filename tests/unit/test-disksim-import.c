@@ -663,8 +663,8 @@ START_TEST (test_refusals)
   refused ("tiny.diskspecs", "Fast write level = 0", "Fast write level = 1",
            "Fast write level = 1: write-back without caching");
   refused_at ("tiny.diskspecs", "Enable caching in buffer = 0",
-              "Enable caching in buffer = 1", "Allow read hits on write",
-              "Allow read hits on write data = 1: hddsim's read segments");
+              "Enable caching in buffer = 1", "Immed transfer partial hit",
+              "Immed transfer partial hit = 1: hddsim reads a partial hit");
   refused ("tiny.diskspecs", "Immediate buffer read = 0",
            "Immediate buffer read = 1", "Immediate buffer read = 1: hddsim "
            "has no zero-latency reads");

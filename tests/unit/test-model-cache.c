@@ -308,6 +308,148 @@ START_TEST (test_stream_segment_bounded)
 }
 END_TEST
 
+/* ---- cache-write-segment, cache-write-hits ---- */
+
+/* st340014a write-through, with the given segment rules. */
+static struct hdd *
+wt_drive (const char *wseg, const char *hits)
+{
+  const char *const kv[] = {
+    "cache", "wt", "cache-write-segment", wseg, "cache-write-hits", hits,
+    NULL
+  };
+  return drive ("st340014a", kv, 0, 1);
+}
+
+/* Is a 4K read at off a hit, at overhead + interface? */
+static bool
+read_hits (struct hdd *d, uint64_t off, uint64_t *t)
+{
+  const struct hdd_params *p = hdd_params_of (d);
+  struct hdd_cost c;
+  uint64_t s = serve_at (d, IO_READ, off, 4096, *t, &c);
+
+  *t += s + 1 * MS;
+  if (c.cache_hit)
+    ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+  else
+    ck_assert_uint_gt (c.seek_ns + c.rot_ns, 0);
+  return c.cache_hit;
+}
+
+static uint64_t
+write_at (struct hdd *d, uint64_t off, uint64_t len, uint64_t t)
+{
+  struct hdd_cost c;
+
+  return t + serve_at (d, IO_WRITE, off, len, t, &c) + 1 * MS;
+}
+
+/* A write-through write of 8K at Y leaves its data in a segment: a
+ * read of Y hits with cache-write-hits=1 (shared or separate), not
+ * with 0, and never with cache-write-segment=none (as before).
+ */
+START_TEST (test_read_hits_on_write_data)
+{
+  static const char *const rules[][3] = {
+    { "shared", "1", "hit" }, { "separate", "1", "hit" },
+    { "shared", "0", "miss" }, { "separate", "0", "miss" },
+    { "none", "0", "miss" },
+  };
+  const uint64_t y = 3 * GIB;
+  size_t i;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = write_at (d, y, 8192, 0);
+    ck_assert_msg (read_hits (d, y + 4096, &t) == (rules[i][2][0] == 'h'),
+                   "cache-write-segment=%s cache-write-hits=%s: expected "
+                   "a %s", rules[i][0], rules[i][1], rules[i][2]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* Reads of A0..A7, 1 GiB apart, fill the 8 segments (A0 least
+ * recently used).  A write elsewhere with shared takes A0's segment:
+ * A0 misses, A1 still hits; with separate or none all stay.
+ */
+START_TEST (test_shared_write_segment_evicts)
+{
+  static const char *const rules[][2] = {
+    { "shared", "1" }, { "separate", "1" }, { "none", "0" },
+  };
+  size_t i;
+  uint64_t k;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = 0;
+    bool shared = strcmp (rules[i][0], "shared") == 0;
+    for (k = 0; k < 8; k++)
+      ck_assert (!read_hits (d, k * GIB, &t));
+    t = write_at (d, 20 * GIB, 4096, t);
+    ck_assert_msg (read_hits (d, 1 * GIB, &t), "%s: A1", rules[i][0]);
+    ck_assert_msg (read_hits (d, 0, &t) == !shared, "%s: A0", rules[i][0]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* A read of A, then of B far away (the stream stops), then a write of
+ * 4K at A: with separate the write segment takes it and A's read
+ * segment, which held what the write overwrote, is dropped, so A
+ * misses with cache-write-hits=0; with shared the write takes A's
+ * segment (A hits with cache-write-hits=1, misses with 0); with none
+ * A's segment stays and A hits (as before).
+ */
+START_TEST (test_write_drops_overwritten)
+{
+  static const char *const rules[][3] = {
+    { "separate", "0", "miss" }, { "shared", "0", "miss" },
+    { "shared", "1", "hit" }, { "none", "0", "hit" },
+  };
+  const uint64_t a = 2 * GIB, b = 30 * GIB;
+  size_t i;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = 0;
+    ck_assert (!read_hits (d, a, &t));
+    ck_assert (!read_hits (d, b, &t));
+    t = write_at (d, a, 4096, t);
+    ck_assert_msg (read_hits (d, a, &t) == (rules[i][2][0] == 'h'),
+                   "cache-write-segment=%s cache-write-hits=%s: expected "
+                   "a %s", rules[i][0], rules[i][1], rules[i][2]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+START_TEST (test_write_hits_need_a_segment)
+{
+  struct hdd_params *p = hdd_params_new ();
+  char err[HDD_ERRLEN];
+
+  ck_assert_int_eq (hdd_params_load_profile (p, "st340014a", err,
+                                             sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-hits", "1", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "cache-write-hits=1") != NULL
+                 && strstr (err, "cache-write-segment=none") != NULL, "%s",
+                 err);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-segment", "separate",
+                                    err, sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-segment", "both",
+                                    err, sizeof err), -1);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-hits", "2",
+                                    err, sizeof err), -1);
+  hdd_params_free (p);
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -416,6 +558,10 @@ cache_suite (void)
   tcase_add_test (tc, test_read_hits);
   tcase_add_test (tc, test_stream_keeps_what_it_read);
   tcase_add_test (tc, test_stream_segment_bounded);
+  tcase_add_test (tc, test_read_hits_on_write_data);
+  tcase_add_test (tc, test_shared_write_segment_evicts);
+  tcase_add_test (tc, test_write_drops_overwritten);
+  tcase_add_test (tc, test_write_hits_need_a_segment);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
