@@ -82,6 +82,8 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->nseg = p->cache_segments ? (unsigned) p->cache_segments : 1;
   c->write_seg = p->write_seg;
   c->write_hits = p->write_hits != 0;
+  c->partial_hits = p->partial_hits != 0;
+  c->ra_hits = p->ra_hits;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -184,6 +186,31 @@ seg_serves (struct cache *c, struct cache_seg *s, uint64_t lba, uint64_t n)
   return true;
 }
 
+static uint64_t
+seg_prefix (const struct cache *c, const struct cache_seg *s, uint64_t lba,
+            uint64_t n)
+{
+  if ((s->written && !c->write_hits) || lba < s->start || lba >= s->end)
+    return 0;
+  return min64 (s->end, lba + n) - lba;
+}
+
+uint64_t
+cache_seg_prefix (struct cache *c, uint64_t lba, uint64_t n)
+{
+  uint64_t k = 0;
+  unsigned i;
+
+  if (!c->partial_hits)
+    return 0;
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i))
+      k = max64 (k, seg_prefix (c, &c->segs[i], lba, n));
+  if (c->write_seg == WSEG_SEPARATE)
+    k = max64 (k, seg_prefix (c, &c->wseg, lba, n));
+  return min64 (k, n - 1);
+}
+
 bool
 cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
 {
@@ -204,12 +231,18 @@ bool
 cache_stream_covers (struct cache *c, uint64_t lba, uint64_t t)
 {
   struct arm a;
+  uint64_t reached;
 
   if (!c->st.active || lba < c->segs[c->st.seg].start || lba > c->st.limit)
     return false;
-  if (lba + c->seg_sectors >= c->st.limit)
+  if (c->ra_hits == RAHITS_AHEAD && lba + c->seg_sectors >= c->st.limit)
     return true;
-  return lba + c->seg_sectors >= cache_stream_reached (c, t, &a);
+  reached = cache_stream_reached (c, t, &a);
+  if (c->ra_hits == RAHITS_ALMOST && lba > reached)
+    return false;
+  if (c->ra_hits == RAHITS_READ && lba >= reached)
+    return false;
+  return lba + c->seg_sectors >= reached;
 }
 
 uint64_t

@@ -45,6 +45,8 @@ struct cache {
   struct cache_stream st;
   int write_seg;                /* enum write_seg */
   bool write_hits;              /* reads may hit written data */
+  bool partial_hits;            /* cache-partial-hits */
+  int ra_hits;                  /* enum ra_hits */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
@@ -77,9 +79,14 @@ extern void cache_return (struct cache *scratch);
  */
 extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
 /* At t, lba is in the stream's segment (read, and not yet pushed out
- * by what the stream read after it) or the stream is to read it.
+ * by what the stream read after it) or the stream is to read it (with
+ * readahead-hits=ahead; almost: it is reading lba now; read: no).
  */
 extern bool cache_stream_covers (struct cache *, uint64_t lba, uint64_t t);
+/* cache-partial-hits=1: how many sectors from lba on (fewer than n) a
+ * segment other than the stream's holds; 0 otherwise.
+ */
+extern uint64_t cache_seg_prefix (struct cache *, uint64_t lba, uint64_t n);
 /* Where the stream has got by t, and the arm then (rebasing it). */
 extern uint64_t cache_stream_reached (struct cache *, uint64_t t,
                                       struct arm *a);

@@ -530,6 +530,16 @@ map_interface (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 }
 
 static void
+set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
+          const char *dskey, const char *key, const char *v)
+{
+  char err[HDD_ERRLEN];
+
+  if (hdd_params_set (p, key, v, err, sizeof err) != 0)
+    block (o, at, "%s: as hddsim's %s", dskey, err);
+}
+
+static void
 map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
   if (d->cont_read.v == 0)
@@ -551,18 +561,11 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
         "nothing during the rotational wait");
   need (o, &d->stop_pf_sector, "Stop prefetch in sector", 1, "hddsim "
         "stops read-ahead at once, inside a sector (1)");
-  need (o, &d->almost_hits, "Allow almost read hits", 1, "hddsim lets a "
-        "read whose data is being read ahead wait for it (1)");
-}
-
-static void
-set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
-          const char *dskey, const char *key, const char *v)
-{
-  char err[HDD_ERRLEN];
-
-  if (hdd_params_set (p, key, v, err, sizeof err) != 0)
-    block (o, at, "%s: as hddsim's %s", dskey, err);
+  /* DiskSim's read-ahead serves a read whose first block it has read
+     (waiting for the rest), and with almost read hits one whose first
+     block it is reading now. */
+  set_word (o, p, d->almost_hits.at, "Allow almost read hits",
+            "readahead-hits", d->almost_hits.v != 0 ? "almost" : "read");
 }
 
 /* A write's data stays in a segment: one of its own (Use separate
@@ -609,9 +612,13 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            "only sequential write streams; hddsim's write-back caches any "
            "write (model: fast write levels 1 and 2)", d->fast_write.v);
   p->cache = CACHE_WT;
-  block (o, d->imm_partial.at, "Immed transfer partial hit = %g: hddsim "
-         "reads a partial hit outside the read-ahead stream wholly from "
-         "the media", d->imm_partial.v);
+  /* A read whose first blocks a segment holds reads only the rest.
+     Immed transfer partial hit = 0 makes DiskSim wait for the read
+     water mark before transferring, which is at most one block with
+     High (read) water mark = 0 (map_controller requires it): the
+     cached blocks are there, so both values behave the same. */
+  set_word (o, p, d->imm_partial.at, "Immed transfer partial hit",
+            "cache-partial-hits", "1");
   map_write_segments (o, d, p);
   map_readahead (o, d, p);
 }

@@ -294,17 +294,29 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
 
   if (cost != NEVER)
     return cost;
+  uint64_t k;
+
   t = arm_wait (d, t, c);
   stream_stop (d, t);
+  /* A partial hit: the cached sectors go over the interface while
+     the arm fetches the rest. */
+  k = d->p.cache != CACHE_OFF && single_extent (d, sp, &lba)
+    ? cache_seg_prefix (&d->cache, lba, sp.n) : 0;
   c->overhead_ns = d->p.overhead;
-  end = media (d, false, t + d->p.overhead, sp, c, &lba, &n);
+  end = media (d, false, t + d->p.overhead,
+               (struct req_span) { sp.first + k, sp.n - k }, c, &lba, &n);
   /* The last sector goes over the interface after it is read. */
   c->xfer_ns += iface_ns (d, 1);
   if (d->p.cache != CACHE_OFF && n > 0) {
     struct arm a = arm_of (d);
     cache_read_done (&d->cache, lba, n, end, &a);
   }
-  return end + iface_ns (d, 1) - t0;
+  end += iface_ns (d, 1);
+  if (k > 0 && end < t + d->p.overhead + iface_ns (d, sp.n)) {
+    c->xfer_ns += t + d->p.overhead + iface_ns (d, sp.n) - end;
+    end = t + d->p.overhead + iface_ns (d, sp.n);
+  }
+  return end - t0;
 }
 
 static uint64_t

@@ -22,6 +22,8 @@ enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
 /* cache-write-segment=: where a write's data stays (see cache.h). */
 enum write_seg { WSEG_NONE, WSEG_SHARED, WSEG_SEPARATE };
+/* readahead-hits=: which reads the read-ahead stream serves. */
+enum ra_hits { RAHITS_AHEAD, RAHITS_ALMOST, RAHITS_READ };
 
 #define SEEK_TABLE_MAX 64
 #define PARAM_LINES_MAX 32
@@ -88,6 +90,9 @@ struct hdd_params {
   uint64_t write_hits;          /* 1: reads hit data a write left in a
                                    segment (Allow read hits on write
                                    data) */
+  uint64_t partial_hits;        /* 1: a read whose start a segment holds
+                                   reads only the rest from the media */
+  int ra_hits;                  /* enum ra_hits */
 };
 
 /* ---- geometry.c ---- */

@@ -17,6 +17,9 @@ static const char *const layout_names[] = { "cylinder", "serpentine", NULL };
 static const char *const write_seg_names[] = {
   "none", "shared", "separate", NULL
 };
+static const char *const ra_hits_names[] = {
+  "ahead", "almost", "read", NULL
+};
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -70,6 +73,12 @@ static const struct param_desc hdd_param_table[] = {
     "own)" },
   { "cache-write-hits", PARAM_UINT, FIELD(write_hits), 0, 1, NULL,
     "1: reads hit data a write left in a segment" },
+  { "cache-partial-hits", PARAM_UINT, FIELD(partial_hits), 0, 1, NULL,
+    "1: a read whose first sectors a segment holds reads only the rest "
+    "from the media" },
+  { "readahead-hits", PARAM_ENUM, FIELD(ra_hits), 0, 0, ra_hits_names,
+    "reads the read-ahead serves: ahead (any it is to read), almost (its "
+    "first sector read or being read), read (its first sector read)" },
   { NULL },
 };
 

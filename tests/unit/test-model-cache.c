@@ -450,6 +450,110 @@ START_TEST (test_write_hits_need_a_segment)
 }
 END_TEST
 
+/* ---- cache-partial-hits, readahead-hits ---- */
+
+/* The first LBA of track 0 of cylinder 1000 (st340014a's outer zone,
+ * one surface: one track per cylinder) and that track's sectors.
+ */
+static uint64_t
+track_start (const struct hdd *d, uint64_t *spt)
+{
+  const struct geom *g = hdd_geom (d);
+  uint64_t lba = geom_track_lba (g, 1000, 0);
+  struct loc l;
+
+  geom_locate (g, lba, &l);
+  *spt = l.spt;
+  return lba;
+}
+
+/* With read-ahead off, a 64-sector read at P (the start of a track)
+ * leaves [P, P+64) in a segment; its media transfer ends at e, just as
+ * P+64 comes under the head, and it completes at e + iface(1 sector).
+ * A 128-sector read at P follows, timed so that its media access
+ * starts (after the overhead) 32 sector times (s = rev / spt) before
+ * P+64 comes round again: m - e = rev - 32 s.
+ *   cache-partial-hits=1: the media reads only [P+64, P+128): wait
+ *     32 s, transfer 64 s, then the last sector over the interface:
+ *     overhead + 96 s + iface(1).
+ *   cache-partial-hits=0: P passed 32 s ago: wait rev - 32 s, transfer
+ *     128 s: overhead + rev + 96 s + iface(1), a revolution more.
+ * (1 us of slack for the model's rounding to whole nanoseconds.)
+ */
+START_TEST (test_partial_hit_reads_the_rest)
+{
+  static const char *const on[] = {
+    "cache", "wt", "readahead", "off", "cache-partial-hits", "1", NULL
+  };
+  static const char *const off[] = {
+    "cache", "wt", "readahead", "off", NULL
+  };
+  const char *const *kv[] = { on, off };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    struct hdd *d = drive ("st340014a", kv[i], 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, lba = track_start (d, &spt), t, s, one = iface (d, 512);
+    double rev = rev_ns (d), sec, want;
+    struct hdd_cost c;
+
+    sec = rev / (double) spt;
+    ck_assert_uint_ge (spt, 256);
+    t = serve_at (d, IO_READ, lba * 512, 64 * 512, 0, &c);
+    ck_assert (!c.cache_hit);
+    /* Completion = e + one; m = completion + g + overhead. */
+    t += (uint64_t) llround (rev - 32 * sec) - one - p->overhead;
+    s = serve_at (d, IO_READ, lba * 512, 128 * 512, t, &c);
+    want = (double) (p->overhead + one) + 96 * sec + (i == 0 ? 0 : rev);
+    ck_assert_msg (fabs ((double) s - want) < 1000, "partial-hits=%d: "
+                   "%" PRIu64 " ns, expected %.0f", 1 - i, s, want);
+    ck_assert (!c.cache_hit);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* A 4K miss at X (a track's start) ends its media transfer at e; the
+ * stream reads on from X+8.  A read that arrives at the completion
+ * (e + iface(1 sector), less than a sector time: 5.12 us against
+ * 8.33 ms / spt) finds the stream on X+8, not past it.
+ *   X+8:  ahead and almost serve it from the stream (no positioning);
+ *         read does not (the first sector is not read yet): the stream
+ *         stops, and X+8, already under the head, comes round after
+ *         most of a revolution.
+ *   X+40: ahead serves it from the stream; almost and read do not.
+ */
+START_TEST (test_readahead_hits)
+{
+  static const char *const modes[] = { "ahead", "almost", "read" };
+  static const bool at8[] = { true, true, false };
+  static const bool at40[] = { true, false, false };
+  size_t i;
+
+  for (i = 0; i < 3; i++) {
+    const char *const kv[] = { "readahead-hits", modes[i], NULL };
+    int k;
+    for (k = 0; k < 2; k++) {
+      struct hdd *d = drive ("st340014a", kv, 0, 1);
+      uint64_t spt, x = track_start (d, &spt), t;
+      bool from_stream;
+      struct hdd_cost c;
+
+      t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+      serve_at (d, IO_READ, (x + (k == 0 ? 8 : 40)) * 512, 4096, t, &c);
+      from_stream = c.seek_ns + c.rot_ns == 0;
+      ck_assert_msg (from_stream == (k == 0 ? at8[i] : at40[i]),
+                     "readahead-hits=%s, X+%d: %s the stream", modes[i],
+                     k == 0 ? 8 : 40, from_stream ? "from" : "not from");
+      if (k == 0 && !at8[i])
+        ck_assert_uint_gt (c.rot_ns, rev_ns (d) / 2);
+      hdd_free (d);
+    }
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -562,6 +666,8 @@ cache_suite (void)
   tcase_add_test (tc, test_shared_write_segment_evicts);
   tcase_add_test (tc, test_write_drops_overwritten);
   tcase_add_test (tc, test_write_hits_need_a_segment);
+  tcase_add_test (tc, test_partial_hit_reads_the_rest);
+  tcase_add_test (tc, test_readahead_hits);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
