@@ -84,6 +84,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->write_hits = p->write_hits != 0;
   c->partial_hits = p->partial_hits != 0;
   c->ra_hits = p->ra_hits;
+  c->ra_stop = p->ra_stop;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -283,13 +284,33 @@ cache_stream_use (struct cache *c, uint64_t want)
   c->st.limit = max64 (c->st.limit, min64 (want, c->drive_sectors));
 }
 
+/* readahead-stop=sector: when the stream, at lba by t, has read the
+ * sector it is reading at t; t if it is between sectors (positioning,
+ * or at the limit).
+ */
+static uint64_t
+stream_sector_end (const struct cache *c, uint64_t t, uint64_t lba)
+{
+  struct loc l;
+  uint64_t end;
+
+  if (c->ra_stop == RASTOP_NOW || lba >= c->st.limit)
+    return t;
+  geom_locate (c->mech->g, lba, &l);
+  end = cache_stream_time_to (c, lba + 1);
+  return end - rot_sectors_ns (c->mech->g->rpm, l.spt, 1) < t ? end : t;
+}
+
 bool
 cache_stream_stop (struct cache *c, uint64_t t, struct arm *a,
-                   uint64_t *head_lba)
+                   uint64_t *head_lba, uint64_t *free_at)
 {
   if (!c->st.active)
     return false;
   *head_lba = cache_stream_reached (c, t, a);
+  *free_at = stream_sector_end (c, t, *head_lba);
+  if (*free_at > t)             /* on the same track: *a stays */
+    ++*head_lba;
   seg_extend (c, &c->segs[c->st.seg], *head_lba);
   c->st.active = false;
   return true;

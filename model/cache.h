@@ -47,6 +47,7 @@ struct cache {
   bool write_hits;              /* reads may hit written data */
   bool partial_hits;            /* cache-partial-hits */
   int ra_hits;                  /* enum ra_hits */
+  int ra_stop;                  /* enum ra_stop */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
@@ -97,10 +98,12 @@ extern uint64_t cache_stream_time_to (const struct cache *, uint64_t lba);
  */
 extern void cache_stream_use (struct cache *, uint64_t want);
 /* The arm is needed at t: stop reading ahead, keep what was read.
- * true (and *a, *head_lba) if the stream was reading.
+ * true (and *a, *head_lba, and *free_at, when the arm is free: t, or
+ * with readahead-stop=sector the end of a sector it is reading) if the
+ * stream was reading.
  */
 extern bool cache_stream_stop (struct cache *, uint64_t t, struct arm *a,
-                               uint64_t *head_lba);
+                               uint64_t *head_lba, uint64_t *free_at);
 /* Background: the stream has reached its limit by t.  true (with the
  * arm, its LBA and the end time) when it ends by t; it is then over.
  */

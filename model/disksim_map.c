@@ -559,8 +559,10 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
         "read-ahead only after a media read");
   need (o, &d->read_any_free, "Read any free blocks", 0, "hddsim reads "
         "nothing during the rotational wait");
-  need (o, &d->stop_pf_sector, "Stop prefetch in sector", 1, "hddsim "
-        "stops read-ahead at once, inside a sector (1)");
+  /* 1: a prefetch may be aborted in the middle of a sector; 0: only
+     at sector boundaries (the manual). */
+  set_word (o, p, d->stop_pf_sector.at, "Stop prefetch in sector",
+            "readahead-stop", d->stop_pf_sector.v != 0 ? "now" : "sector");
   /* DiskSim's read-ahead serves a read whose first block it has read
      (waiting for the rest), and with almost read hits one whose first
      block it is reading now. */

@@ -112,15 +112,24 @@ set_arm (struct hdd *d, const struct arm *a, uint64_t head_lba)
   d->head_lba = head_lba;
 }
 
-/* The arm is needed at t: stop reading ahead. */
+static uint64_t arm_wait (struct hdd *, uint64_t t, struct hdd_cost *);
+
+/* The arm is needed at t: stop reading ahead (the arm may be busy a
+ * little longer, to end a sector: media() and destage_one() wait).
+ */
 static void
 stream_stop (struct hdd *d, uint64_t t)
 {
   struct arm a;
-  uint64_t lba;
+  uint64_t lba, free_at;
 
-  if (cache_stream_stop (&d->cache, t, &a, &lba))
+  if (cache_stream_stop (&d->cache, t, &a, &lba, &free_at)) {
     set_arm (d, &a, lba);
+    if (free_at > t) {
+      d->mech_free = max64 (d->mech_free, free_at);
+      d->cache.inflight = 0;    /* no destage write while reading ahead */
+    }
+  }
 }
 
 /* Write one piece of dirty data (the cache picks it) from time t;
@@ -134,6 +143,7 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
 
   if (!cache_destage_next (&d->cache, d->head_lba, &piece))
     return t;
+  t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
   t = mech_walk (&d->mech, &a, true, t, piece.lba, piece.n, c, NULL);
   set_arm (d, &a, piece.lba + piece.n);
   d->cache.inflight = piece.n;
@@ -196,6 +206,7 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
   uint64_t s = sp.first, end = sp.first + sp.n;
   struct arm a = arm_of (d);
 
+  t = arm_wait (d, t, c);
   while (s < end) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);

@@ -24,6 +24,8 @@ enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE };
 enum write_seg { WSEG_NONE, WSEG_SHARED, WSEG_SEPARATE };
 /* readahead-hits=: which reads the read-ahead stream serves. */
 enum ra_hits { RAHITS_AHEAD, RAHITS_ALMOST, RAHITS_READ };
+/* readahead-stop=: when the arm, needed, leaves the read-ahead. */
+enum ra_stop { RASTOP_NOW, RASTOP_SECTOR };
 
 #define SEEK_TABLE_MAX 64
 #define PARAM_LINES_MAX 32
@@ -93,6 +95,7 @@ struct hdd_params {
   uint64_t partial_hits;        /* 1: a read whose start a segment holds
                                    reads only the rest from the media */
   int ra_hits;                  /* enum ra_hits */
+  int ra_stop;                  /* enum ra_stop */
 };
 
 /* ---- geometry.c ---- */

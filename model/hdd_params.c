@@ -20,6 +20,7 @@ static const char *const write_seg_names[] = {
 static const char *const ra_hits_names[] = {
   "ahead", "almost", "read", NULL
 };
+static const char *const ra_stop_names[] = { "now", "sector", NULL };
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -79,6 +80,9 @@ static const struct param_desc hdd_param_table[] = {
   { "readahead-hits", PARAM_ENUM, FIELD(ra_hits), 0, 0, ra_hits_names,
     "reads the read-ahead serves: ahead (any it is to read), almost (its "
     "first sector read or being read), read (its first sector read)" },
+  { "readahead-stop", PARAM_ENUM, FIELD(ra_stop), 0, 0, ra_stop_names,
+    "when a request needs the arm, read-ahead stops: now, or at the end "
+    "of the sector it is reading (sector)" },
   { NULL },
 };
 

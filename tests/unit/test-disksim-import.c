@@ -663,8 +663,9 @@ START_TEST (test_refusals)
   refused ("tiny.diskspecs", "Fast write level = 0", "Fast write level = 1",
            "Fast write level = 1: write-back without caching");
   refused_at ("tiny.diskspecs", "Enable caching in buffer = 0",
-              "Enable caching in buffer = 1", "Stop prefetch in sector",
-              "Stop prefetch in sector = 0: hddsim stops read-ahead");
+              "Enable caching in buffer = 1", "Read hit over. after read",
+              "Read hit over. after read = 0.1 ms, but Read miss over. "
+              "after read = 0.2 ms");
   refused ("tiny.diskspecs", "Immediate buffer read = 0",
            "Immediate buffer read = 1", "Immediate buffer read = 1: hddsim "
            "has no zero-latency reads");

@@ -554,6 +554,49 @@ START_TEST (test_readahead_hits)
 }
 END_TEST
 
+/* readahead-stop=, with overhead=0 so that the arm is needed at the
+ * request's arrival.  A 4K miss at X (a track's start) ends its media
+ * transfer at e and completes at t1 = e + iface(1 sector); the stream
+ * is then in its first sector, X+8 (a sector takes s = rev / spt,
+ * 7.1 us on this track, more than iface(1) = 5.12 us).  A read far
+ * away arrives at t1:
+ *   now:    the arm leaves at t1 (busy 0); the segment ends at X+8,
+ *           so a 512-byte read of X+8 then misses;
+ *   sector: the arm leaves when X+8 has been read, at e + s (busy
+ *           s - iface(1)); the segment holds X+8: that read hits.
+ */
+START_TEST (test_readahead_stop_sector)
+{
+  static const char *const modes[] = { "now", "sector" };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    const char *const kv[] = {
+      "overhead", "0", "readahead-stop", modes[i], NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t, one = iface (d, 512);
+    double sec;
+    struct hdd_cost c;
+
+    sec = rev_ns (d) / (double) spt;
+    ck_assert ((double) one < sec);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, x * 512 + 10 * GIB, 4096, t, &c);
+    if (i == 0)
+      ck_assert_uint_eq (c.busy_ns, 0);
+    else
+      ck_assert_msg (fabs ((double) c.busy_ns - (sec - (double) one)) < 2,
+                     "busy %" PRIu64 " ns, expected %.1f", c.busy_ns,
+                     sec - (double) one);
+    serve_at (d, IO_READ, (x + 8) * 512, 512, t + 1 * MS, &c);
+    ck_assert_msg (c.cache_hit == (i == 1), "readahead-stop=%s: X+8 %s",
+                   modes[i], c.cache_hit ? "hit" : "missed");
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -668,6 +711,7 @@ cache_suite (void)
   tcase_add_test (tc, test_write_hits_need_a_segment);
   tcase_add_test (tc, test_partial_hit_reads_the_rest);
   tcase_add_test (tc, test_readahead_hits);
+  tcase_add_test (tc, test_readahead_stop_sector);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
