@@ -85,6 +85,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->partial_hits = p->partial_hits != 0;
   c->ra_hits = p->ra_hits;
   c->ra_stop = p->ra_stop;
+  c->ra_on_hit = p->ra_on_hit != 0;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -384,6 +385,26 @@ cache_write_done (struct cache *c, uint64_t lba, uint64_t n)
     take = seg_lru_idle (c);
   if (take < c->nseg)
     seg_take_write (c, &c->segs[take], lba, n);
+}
+
+void
+cache_hit_readahead (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
+                     const struct arm *a)
+{
+  uint64_t limit = min64 (lba + n + c->ra_sectors, c->drive_sectors);
+  unsigned i;
+
+  if (!c->ra_on_hit || c->ra_sectors == 0 || c->st.active)
+    return;
+  /* The segment that served it is the most recently used one. */
+  for (i = 0; i < c->nseg && c->segs[i].stamp != c->stamp; i++)
+    ;
+  if (i == c->nseg || c->segs[i].end >= limit)
+    return;
+  c->st = (struct cache_stream) {
+    .active = true, .seg = i, .t0 = t, .lba0 = c->segs[i].end, .arm0 = *a,
+    .limit = limit,
+  };
 }
 
 /* ---- the write cache ---- */

@@ -48,6 +48,7 @@ struct cache {
   bool partial_hits;            /* cache-partial-hits */
   int ra_hits;                  /* enum ra_hits */
   int ra_stop;                  /* enum ra_stop */
+  bool ra_on_hit;               /* readahead-on-hit */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
@@ -109,6 +110,13 @@ extern bool cache_stream_stop (struct cache *, uint64_t t, struct arm *a,
  */
 extern bool cache_stream_finish (struct cache *, uint64_t t, struct arm *a,
                                  uint64_t *head_lba, uint64_t *end);
+/* readahead-on-hit=1: [lba, lba+n) was just served from a segment
+ * (cache_seg_holds) and the arm is free from t, at *a: unless the
+ * stream is reading, read ahead from the segment's end to readahead=
+ * past the request.
+ */
+extern void cache_hit_readahead (struct cache *, uint64_t lba, uint64_t n,
+                                 uint64_t t, const struct arm *a);
 /* The media read [lba, lba+n) ending at t with the arm at *a: keep it
  * in the least recently used segment and read ahead from there.
  */

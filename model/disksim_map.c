@@ -555,8 +555,8 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            "or cylinder end", d->cont_read.v);
   need (o, &d->ra_min, "Minimum read-ahead (blks)", 0, "hddsim stops "
         "read-ahead at once when the arm is needed");
-  need (o, &d->ra_idle_hit, "Read-ahead on idle hit", 0, "hddsim starts "
-        "read-ahead only after a media read");
+  set_word (o, p, d->ra_idle_hit.at, "Read-ahead on idle hit",
+            "readahead-on-hit", d->ra_idle_hit.v != 0 ? "1" : "0");
   need (o, &d->read_any_free, "Read any free blocks", 0, "hddsim reads "
         "nothing during the rotational wait");
   /* 1: a prefetch may be aborted in the middle of a sector; 0: only

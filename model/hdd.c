@@ -267,8 +267,11 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
     return NEVER;
   if (cache_stream_covers (&d->cache, lba, t))
     return read_from_stream (d, lba, sp.n, t, c);
-  if (!cache_seg_holds (&d->cache, lba, sp.n)
-      && !cache_dirty_holds (&d->cache, lba, sp.n))
+  if (cache_seg_holds (&d->cache, lba, sp.n)) {
+    struct arm a = arm_of (d);
+    cache_hit_readahead (&d->cache, lba, sp.n, max64 (t, d->mech_free), &a);
+  }
+  else if (!cache_dirty_holds (&d->cache, lba, sp.n))
     return NEVER;
   c->overhead_ns = d->p.overhead;
   c->xfer_ns = iface_ns (d, sp.n);

@@ -96,6 +96,8 @@ struct hdd_params {
                                    reads only the rest from the media */
   int ra_hits;                  /* enum ra_hits */
   int ra_stop;                  /* enum ra_stop */
+  uint64_t ra_on_hit;           /* 1: a full hit in a segment reads
+                                   ahead from the segment's end */
 };
 
 /* ---- geometry.c ---- */

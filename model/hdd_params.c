@@ -83,6 +83,9 @@ static const struct param_desc hdd_param_table[] = {
   { "readahead-stop", PARAM_ENUM, FIELD(ra_stop), 0, 0, ra_stop_names,
     "when a request needs the arm, read-ahead stops: now, or at the end "
     "of the sector it is reading (sector)" },
+  { "readahead-on-hit", PARAM_UINT, FIELD(ra_on_hit), 0, 1, NULL,
+    "1: a read served wholly from a segment, the read-ahead idle, reads "
+    "ahead from the segment's end" },
   { NULL },
 };
 

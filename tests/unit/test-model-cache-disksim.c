@@ -147,7 +147,8 @@ load_tiny_cached (const char *const *kv, struct hdd_params *p)
  * one of the four, leaving three, 98304 bytes.  Immed transfer partial
  * hit (either value, the read water mark being 0) gives partial hits;
  * Allow almost read hits 0 and 1 are readahead-hits=read and almost;
- * Stop prefetch in sector 0 and 1 are readahead-stop=sector and now.
+ * Stop prefetch in sector 0 and 1 are readahead-stop=sector and now;
+ * Read-ahead on idle hit is readahead-on-hit.
  */
 START_TEST (test_write_segment_keys)
 {
@@ -158,7 +159,8 @@ START_TEST (test_write_segment_keys)
   static const char *const separate_nohits[] = {
     "Use separate write segment", "1",
     "Allow read hits on write data", "0", "Immed transfer partial hit", "0",
-    "Allow almost read hits", "1", "Stop prefetch in sector", "1", NULL,
+    "Allow almost read hits", "1", "Stop prefetch in sector", "1",
+    "Read-ahead on idle hit", "1", NULL,
   };
   struct hdd_params *p = hdd_params_new ();
 
@@ -173,6 +175,7 @@ START_TEST (test_write_segment_keys)
   ck_assert_uint_eq (p->partial_hits, 1);      /* Immed ... = 1 */
   ck_assert_int_eq (p->ra_hits, RAHITS_READ);   /* almost read hits = 0 */
   ck_assert_int_eq (p->ra_stop, RASTOP_SECTOR); /* Stop ... in sector = 0 */
+  ck_assert_uint_eq (p->ra_on_hit, 0);          /* ... on idle hit = 0 */
   load_tiny_cached (separate_nohits, p);
   ck_assert_int_eq (p->write_seg, WSEG_SEPARATE);
   ck_assert_uint_eq (p->write_hits, 0);
@@ -181,6 +184,7 @@ START_TEST (test_write_segment_keys)
   ck_assert_uint_eq (p->partial_hits, 1);      /* Immed ... = 0 */
   ck_assert_int_eq (p->ra_hits, RAHITS_ALMOST); /* almost read hits = 1 */
   ck_assert_int_eq (p->ra_stop, RASTOP_NOW);    /* Stop ... in sector = 1 */
+  ck_assert_uint_eq (p->ra_on_hit, 1);          /* ... on idle hit = 1 */
   hdd_params_free (p);
 }
 END_TEST

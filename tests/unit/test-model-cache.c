@@ -597,6 +597,43 @@ START_TEST (test_readahead_stop_sector)
 }
 END_TEST
 
+/* readahead-on-hit (st340014a write-through: no destage writes).  A
+ * 4K miss at X (a track's start, 1170 or so sectors) reads ahead to
+ * X+8+512 = X+520; 50 ms (six revolutions) later the segment holds
+ * [X+8, X+520) (the last 512 sectors).  A hit on X+512 costs overhead
+ * + interface either way; with readahead-on-hit=1 the arm, on X's
+ * track, then reads ahead from X+520 to X+520+512 = X+1032, on the
+ * same track: at most a revolution of rotational wait and 512/1170 of
+ * one, 12 ms.  50 ms later X+1000 is a hit; with 0 it is not.
+ */
+START_TEST (test_readahead_on_hit)
+{
+  int on;
+
+  for (on = 0; on < 2; on++) {
+    const char *const kv[] = {
+      "cache", "wt", "readahead-on-hit", on ? "1" : "0", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, x = track_start (d, &spt), t, s;
+    struct hdd_cost c;
+
+    ck_assert_uint_gt (spt, 1032);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c) + 50 * MS;
+    s = serve_at (d, IO_READ, (x + 512) * 512, 4096, t, &c);
+    ck_assert (c.cache_hit);
+    ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+    serve_at (d, IO_READ, (x + 1000) * 512, 4096, t + s + 50 * MS, &c);
+    ck_assert_msg (c.cache_hit == (on == 1), "readahead-on-hit=%d: %s", on,
+                   c.cache_hit ? "hit" : "missed");
+    if (c.cache_hit)
+      ck_assert_uint_eq (c.seek_ns + c.rot_ns, 0);
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -712,6 +749,7 @@ cache_suite (void)
   tcase_add_test (tc, test_partial_hit_reads_the_rest);
   tcase_add_test (tc, test_readahead_hits);
   tcase_add_test (tc, test_readahead_stop_sector);
+  tcase_add_test (tc, test_readahead_on_hit);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
