@@ -86,6 +86,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->ra_hits = p->ra_hits;
   c->ra_stop = p->ra_stop;
   c->ra_on_hit = p->ra_on_hit != 0;
+  c->ra_until = p->ra_until;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -278,11 +279,72 @@ cache_stream_reached (struct cache *c, uint64_t t, struct arm *a)
   return lba0 + stop.done;
 }
 
-void
-cache_stream_use (struct cache *c, uint64_t want)
+/* The first LBA after lba's track. */
+static uint64_t
+track_end (const struct geom *g, uint64_t lba)
 {
-  c->segs[c->st.seg].stamp = ++c->stamp;
-  c->st.limit = max64 (c->st.limit, min64 (want, c->drive_sectors));
+  struct loc l;
+
+  geom_locate (g, lba, &l);
+  return lba - l.sector + l.spt;
+}
+
+/* The first LBA after lba's cylinder (its tracks in LBA order). */
+static uint64_t
+cyl_end (const struct geom *g, uint64_t lba)
+{
+  struct loc l, m;
+  uint64_t e;
+
+  geom_locate (g, lba, &l);
+  for (e = track_end (g, lba); e < g->sectors; e = track_end (g, e)) {
+    geom_locate (g, e, &m);
+    if (m.cyl != l.cyl)
+      break;
+  }
+  return e;
+}
+
+/* Where read-ahead after a read of [lba, lba+n) ends, its segment
+ * beginning at seg_start.
+ */
+static uint64_t
+ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
+          uint64_t n)
+{
+  const struct geom *g = c->mech->g;
+  uint64_t e = lba + n, lim = e + c->ra_sectors, te;
+  struct loc l;
+
+  if (e >= c->drive_sectors)
+    return c->drive_sectors;
+  switch (c->ra_until) {
+  case RAUNTIL_TRACK:
+    lim = min64 (lim, track_end (g, e - 1));
+    break;
+  case RAUNTIL_CYL:
+    lim = min64 (lim, cyl_end (g, e - 1));
+    break;
+  case RAUNTIL_NEXT_TRACK:
+    geom_locate (g, e, &l);
+    te = e - l.sector + l.spt;
+    if (seg_start < e - l.sector) {     /* a stream across tracks */
+      geom_locate (g, lba, &l);
+      te += l.spt;
+    }
+    lim = min64 (lim, te);
+    break;
+  }
+  return min64 (lim, c->drive_sectors);
+}
+
+void
+cache_stream_use (struct cache *c, uint64_t lba, uint64_t n)
+{
+  struct cache_seg *s = &c->segs[c->st.seg];
+
+  s->stamp = ++c->stamp;
+  c->st.limit = max64 (c->st.limit, ra_limit (c, s->start, lba, n));
 }
 
 /* readahead-stop=sector: when the stream, at lba by t, has read the
@@ -336,14 +398,18 @@ cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
                  const struct arm *a)
 {
   unsigned i = seg_lru (c);
+  uint64_t limit;
 
   c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp, false };
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
+  limit = ra_limit (c, lba, lba, n);
+  if (limit <= lba + n)         /* the request ends its track */
+    return;
   c->st = (struct cache_stream) {
     .active = true, .seg = i, .t0 = t, .lba0 = lba + n, .arm0 = *a,
-    .limit = min64 (lba + n + c->ra_sectors, c->drive_sectors),
+    .limit = limit,
   };
 }
 
@@ -391,7 +457,7 @@ void
 cache_hit_readahead (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
                      const struct arm *a)
 {
-  uint64_t limit = min64 (lba + n + c->ra_sectors, c->drive_sectors);
+  uint64_t limit;
   unsigned i;
 
   if (!c->ra_on_hit || c->ra_sectors == 0 || c->st.active)
@@ -399,7 +465,10 @@ cache_hit_readahead (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
   /* The segment that served it is the most recently used one. */
   for (i = 0; i < c->nseg && c->segs[i].stamp != c->stamp; i++)
     ;
-  if (i == c->nseg || c->segs[i].end >= limit)
+  if (i == c->nseg)
+    return;
+  limit = ra_limit (c, c->segs[i].start, lba, n);
+  if (c->segs[i].end >= limit)
     return;
   c->st = (struct cache_stream) {
     .active = true, .seg = i, .t0 = t, .lba0 = c->segs[i].end, .arm0 = *a,

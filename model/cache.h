@@ -49,6 +49,7 @@ struct cache {
   int ra_hits;                  /* enum ra_hits */
   int ra_stop;                  /* enum ra_stop */
   bool ra_on_hit;               /* readahead-on-hit */
+  int ra_until;                 /* enum ra_until */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
@@ -94,10 +95,11 @@ extern uint64_t cache_stream_reached (struct cache *, uint64_t t,
                                       struct arm *a);
 /* When the stream reaches lba. */
 extern uint64_t cache_stream_time_to (const struct cache *, uint64_t lba);
-/* A read is served from the stream: keep it reading to 'want'.  The
- * segment keeps what was read before the read (cache_stream_covers).
+/* A read of [lba, lba+n) is served from the stream: keep it reading
+ * ahead of it.  The segment keeps what was read before the read
+ * (cache_stream_covers).
  */
-extern void cache_stream_use (struct cache *, uint64_t want);
+extern void cache_stream_use (struct cache *, uint64_t lba, uint64_t n);
 /* The arm is needed at t: stop reading ahead, keep what was read.
  * true (and *a, *head_lba, and *free_at, when the arm is free: t, or
  * with readahead-stop=sector the end of a sector it is reading) if the

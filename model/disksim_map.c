@@ -542,17 +542,31 @@ set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
 static void
 map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  if (d->cont_read.v == 0)
+  /* Buffer continuous read: 1, 2 stop at the end of the request's
+     track, cylinder (DiskSim stops a background read at a head switch,
+     a seek); 3 reads Maximum read-ahead past the request; 4 (DiskSim's
+     "DEC prefetch scheme") to the end of the track of the block after
+     the request, one track more if the segment began on an earlier
+     track, not limited by Maximum read-ahead (the segment limits it). */
+  static const char *const until[] = {
+    NULL, "track", "cylinder", "size", "next-track",
+  };
+  unsigned mode = (unsigned) d->cont_read.v;
+
+  if (mode == 0)
     p->readahead = 0;
-  else if (d->cont_read.v == 3) {
-    p->readahead = (uint64_t) d->ra_max.v * SECTOR;
+  else if (mode < sizeof until / sizeof until[0]
+           && d->cont_read.v == (double) mode) {
+    p->readahead = mode == 4 ? (uint64_t) d->seg_size.v * SECTOR
+                             : (uint64_t) d->ra_max.v * SECTOR;
+    set_word (o, p, d->cont_read.at, "Buffer continuous read",
+              "readahead-until", until[mode]);
     need (o, &d->ra_over, "Read-ahead over requested", 1, "hddsim's "
           "read-ahead may push the requested data out of the segment (1)");
   }
   else
-    block (o, d->cont_read.at, "Buffer continuous read = %g: hddsim reads "
-           "ahead a fixed amount into the segment (0 or 3), not to a track "
-           "or cylinder end", d->cont_read.v);
+    block (o, d->cont_read.at, "Buffer continuous read = %g: not one of "
+           "DiskSim's 0 to 4", d->cont_read.v);
   need (o, &d->ra_min, "Minimum read-ahead (blks)", 0, "hddsim stops "
         "read-ahead at once when the arm is needed");
   set_word (o, p, d->ra_idle_hit.at, "Read-ahead on idle hit",

@@ -250,7 +250,7 @@ read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
     total = max64 (ov + xf, arrive - t + iface_ns (d, 1));
     c->xfer_ns = total - ov;
   }
-  cache_stream_use (&d->cache, lba + n + d->cache.ra_sectors);
+  cache_stream_use (&d->cache, lba, n);
   return total;
 }
 

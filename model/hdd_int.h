@@ -26,6 +26,8 @@ enum write_seg { WSEG_NONE, WSEG_SHARED, WSEG_SEPARATE };
 enum ra_hits { RAHITS_AHEAD, RAHITS_ALMOST, RAHITS_READ };
 /* readahead-stop=: when the arm, needed, leaves the read-ahead. */
 enum ra_stop { RASTOP_NOW, RASTOP_SECTOR };
+/* readahead-until=: where the read-ahead after a read ends. */
+enum ra_until { RAUNTIL_SIZE, RAUNTIL_TRACK, RAUNTIL_CYL, RAUNTIL_NEXT_TRACK };
 
 #define SEEK_TABLE_MAX 64
 #define PARAM_LINES_MAX 32
@@ -98,6 +100,7 @@ struct hdd_params {
   int ra_stop;                  /* enum ra_stop */
   uint64_t ra_on_hit;           /* 1: a full hit in a segment reads
                                    ahead from the segment's end */
+  int ra_until;                 /* enum ra_until */
 };
 
 /* ---- geometry.c ---- */

@@ -21,6 +21,9 @@ static const char *const ra_hits_names[] = {
   "ahead", "almost", "read", NULL
 };
 static const char *const ra_stop_names[] = { "now", "sector", NULL };
+static const char *const ra_until_names[] = {
+  "size", "track", "cylinder", "next-track", NULL
+};
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -86,6 +89,11 @@ static const struct param_desc hdd_param_table[] = {
   { "readahead-on-hit", PARAM_UINT, FIELD(ra_on_hit), 0, 1, NULL,
     "1: a read served wholly from a segment, the read-ahead idle, reads "
     "ahead from the segment's end" },
+  { "readahead-until", PARAM_ENUM, FIELD(ra_until), 0, 0, ra_until_names,
+    "read-ahead ends readahead= past the request (size), also at the end "
+    "of the request's track (track) or cylinder (cylinder), or at the end "
+    "of the next sector's track, one track further when its segment "
+    "began on an earlier track (next-track)" },
   { NULL },
 };
 

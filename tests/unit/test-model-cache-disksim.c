@@ -148,19 +148,26 @@ load_tiny_cached (const char *const *kv, struct hdd_params *p)
  * hit (either value, the read water mark being 0) gives partial hits;
  * Allow almost read hits 0 and 1 are readahead-hits=read and almost;
  * Stop prefetch in sector 0 and 1 are readahead-stop=sector and now;
- * Read-ahead on idle hit is readahead-on-hit.
+ * Read-ahead on idle hit is readahead-on-hit.  Buffer continuous read
+ * 1 reads ahead Maximum read-ahead (32 blocks) to the track's end; 4
+ * (DiskSim's DEC scheme, which ignores Maximum read-ahead) up to the
+ * segment (64 blocks) by its track rule.
  */
 START_TEST (test_write_segment_keys)
 {
   static const char *const shared_hits[] = {
     "Use separate write segment", "0",
-    "Allow read hits on write data", "1", NULL,
+    "Allow read hits on write data", "1", "Buffer continuous read", "1",
+    "Maximum read-ahead (blks)", "32", "Read-ahead over requested", "1",
+    NULL,
   };
   static const char *const separate_nohits[] = {
     "Use separate write segment", "1",
     "Allow read hits on write data", "0", "Immed transfer partial hit", "0",
     "Allow almost read hits", "1", "Stop prefetch in sector", "1",
-    "Read-ahead on idle hit", "1", NULL,
+    "Read-ahead on idle hit", "1", "Buffer continuous read", "4",
+    "Maximum read-ahead (blks)", "32", "Read-ahead over requested", "1",
+    NULL,
   };
   struct hdd_params *p = hdd_params_new ();
 
@@ -176,6 +183,8 @@ START_TEST (test_write_segment_keys)
   ck_assert_int_eq (p->ra_hits, RAHITS_READ);   /* almost read hits = 0 */
   ck_assert_int_eq (p->ra_stop, RASTOP_SECTOR); /* Stop ... in sector = 0 */
   ck_assert_uint_eq (p->ra_on_hit, 0);          /* ... on idle hit = 0 */
+  ck_assert_int_eq (p->ra_until, RAUNTIL_TRACK); /* continuous read = 1 */
+  ck_assert_uint_eq (p->readahead, 32 * 512);   /* Maximum read-ahead */
   load_tiny_cached (separate_nohits, p);
   ck_assert_int_eq (p->write_seg, WSEG_SEPARATE);
   ck_assert_uint_eq (p->write_hits, 0);
@@ -185,6 +194,8 @@ START_TEST (test_write_segment_keys)
   ck_assert_int_eq (p->ra_hits, RAHITS_ALMOST); /* almost read hits = 1 */
   ck_assert_int_eq (p->ra_stop, RASTOP_NOW);    /* Stop ... in sector = 1 */
   ck_assert_uint_eq (p->ra_on_hit, 1);          /* ... on idle hit = 1 */
+  ck_assert_int_eq (p->ra_until, RAUNTIL_NEXT_TRACK);   /* = 4 */
+  ck_assert_uint_eq (p->readahead, 64 * 512);   /* the segment, not 32 */
   hdd_params_free (p);
 }
 END_TEST

@@ -634,6 +634,66 @@ START_TEST (test_readahead_on_hit)
 }
 END_TEST
 
+/* readahead-until=, on st340014a with one segment of 4096 sectors and
+ * readahead=2M (4096 sectors), so that the track rules decide.  X is
+ * the start of a track of S sectors (about 1170; one surface: each
+ * track is a cylinder, unless surfaces=2).  Each case reads [A, A+N)
+ * from the media, waits 100 ms (twelve revolutions: the read-ahead has
+ * ended), then reads 4K at H (a hit) and at M (a miss), M being where
+ * the read-ahead ended:
+ *   size:       A=X, N=8: to X+8+4096; H = X+4096, M = X+4104.
+ *   track:      A=X, N=8: to the end of the track, M = X+S.
+ *   track:      A=X+S-8, N=8 ends the track: no read-ahead, M = X+S.
+ *   cylinder:   2 surfaces, A=X, N=8: to the end of the second
+ *               track of the cylinder, M = X+2S.
+ *   next-track: A=X, N=8: the sector after, X+8, is on X's track,
+ *               where the segment begins: to its end, M = X+S.
+ *   next-track: A=X+S-8, N=16: the sector after, X+S+8, is on the next
+ *               track, and the segment began on an earlier one: to the
+ *               end of the track after that, M = X+3S.
+ */
+START_TEST (test_readahead_until)
+{
+  static const struct {
+    const char *mode, *surfaces;
+    int64_t a_s, a, n, h_s, h, m_s, m;  /* LBA = X + _s * S + offset */
+  } cases[] = {
+    { "size", "1", 0, 0, 8, 0, 4096, 0, 4104 },
+    { "track", "1", 0, 0, 8, 1, -8, 1, 0 },
+    { "track", "1", 1, -8, 8, 1, -8, 1, 0 },
+    { "cylinder", "2", 0, 0, 8, 2, -8, 2, 0 },
+    { "next-track", "1", 0, 0, 8, 1, -8, 1, 0 },
+    { "next-track", "1", 1, -8, 16, 3, -8, 3, 0 },
+  };
+  size_t i;
+
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *const kv[] = {
+      "cache", "wt", "cache-segments", "1", "readahead", "2M",
+      "readahead-until", cases[i].mode, "surfaces", cases[i].surfaces, NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t;
+    int64_t sp;
+    struct hdd_cost c;
+
+    sp = (int64_t) spt;
+    ck_assert_uint_ge (spt, 1000);
+    t = serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].a_s * sp
+                                          + cases[i].a) * 512,
+                  (uint64_t) cases[i].n * 512, 0, &c) + 100 * MS;
+    ck_assert (!c.cache_hit);
+    t += serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].h_s * sp
+                                           + cases[i].h) * 512, 4096, t, &c);
+    ck_assert_msg (c.cache_hit, "case %zu (%s): H missed", i, cases[i].mode);
+    serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].m_s * sp
+                                      + cases[i].m) * 512, 4096, t, &c);
+    ck_assert_msg (!c.cache_hit, "case %zu (%s): M hit", i, cases[i].mode);
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -750,6 +810,7 @@ cache_suite (void)
   tcase_add_test (tc, test_readahead_hits);
   tcase_add_test (tc, test_readahead_stop_sector);
   tcase_add_test (tc, test_readahead_on_hit);
+  tcase_add_test (tc, test_readahead_until);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
