@@ -87,6 +87,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->ra_stop = p->ra_stop;
   c->ra_on_hit = p->ra_on_hit != 0;
   c->ra_until = p->ra_until;
+  c->read_free = p->read_free != 0;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -393,18 +394,33 @@ cache_stream_finish (struct cache *c, uint64_t t, struct arm *a,
   return true;
 }
 
+/* Whole sectors of lba's track, logically before it, that passed
+ * under the head in the 'wait' before lba came round: consecutive
+ * sectors are consecutive slots, so these are lba-k .. lba-1.
+ */
+static uint64_t
+free_before (const struct cache *c, uint64_t lba, uint64_t wait)
+{
+  struct loc l;
+
+  if (!c->read_free || wait == 0)
+    return 0;
+  geom_locate (c->mech->g, lba, &l);
+  return min64 (rot_sectors_in (c->mech->g->rpm, l.spt, wait), l.sector);
+}
+
 void
 cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
-                 const struct arm *a)
+                 const struct arm *a, uint64_t rot_wait)
 {
   unsigned i = seg_lru (c);
-  uint64_t limit;
+  uint64_t limit, k = free_before (c, lba, rot_wait);
 
-  c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp, false };
+  c->segs[i] = (struct cache_seg) { lba - k, lba + n, ++c->stamp, false };
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
-  limit = ra_limit (c, lba, lba, n);
+  limit = ra_limit (c, c->segs[i].start, lba, n);
   if (limit <= lba + n)         /* the request ends its track */
     return;
   c->st = (struct cache_stream) {

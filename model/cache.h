@@ -50,6 +50,7 @@ struct cache {
   int ra_stop;                  /* enum ra_stop */
   bool ra_on_hit;               /* readahead-on-hit */
   int ra_until;                 /* enum ra_until */
+  bool read_free;               /* read-any-free */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
@@ -120,10 +121,13 @@ extern bool cache_stream_finish (struct cache *, uint64_t t, struct arm *a,
 extern void cache_hit_readahead (struct cache *, uint64_t lba, uint64_t n,
                                  uint64_t t, const struct arm *a);
 /* The media read [lba, lba+n) ending at t with the arm at *a: keep it
- * in the least recently used segment and read ahead from there.
+ * in the least recently used segment and read ahead from there.  It
+ * waited 'rot_wait' on lba's track first: with read-any-free=1 the
+ * sectors before lba that passed under the head meanwhile are kept too.
  */
 extern void cache_read_done (struct cache *, uint64_t lba, uint64_t n,
-                             uint64_t t, const struct arm *a);
+                             uint64_t t, const struct arm *a,
+                             uint64_t rot_wait);
 
 /* A write of [lba, lba+n) has passed through the buffer.  With
  * cache-write-segment=shared its data (the last segment's worth) takes

@@ -571,8 +571,8 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
         "read-ahead at once when the arm is needed");
   set_word (o, p, d->ra_idle_hit.at, "Read-ahead on idle hit",
             "readahead-on-hit", d->ra_idle_hit.v != 0 ? "1" : "0");
-  need (o, &d->read_any_free, "Read any free blocks", 0, "hddsim reads "
-        "nothing during the rotational wait");
+  set_word (o, p, d->read_any_free.at, "Read any free blocks",
+            "read-any-free", d->read_any_free.v != 0 ? "1" : "0");
   /* 1: a prefetch may be aborted in the middle of a sector; 0: only
      at sector boundaries (the manual). */
   set_word (o, p, d->stop_pf_sector.at, "Stop prefetch in sector",

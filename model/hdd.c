@@ -323,7 +323,9 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   c->xfer_ns += iface_ns (d, 1);
   if (d->p.cache != CACHE_OFF && n > 0) {
     struct arm a = arm_of (d);
-    cache_read_done (&d->cache, lba, n, end, &a);
+    /* One extent: the first positioning's wait was on its track. */
+    cache_read_done (&d->cache, lba, n, end, &a,
+                     n == sp.n - k ? c->rot_ns : 0);
   }
   end += iface_ns (d, 1);
   if (k > 0 && end < t + d->p.overhead + iface_ns (d, sp.n)) {

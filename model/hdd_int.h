@@ -101,6 +101,10 @@ struct hdd_params {
   uint64_t ra_on_hit;           /* 1: a full hit in a segment reads
                                    ahead from the segment's end */
   int ra_until;                 /* enum ra_until */
+  uint64_t read_free;           /* 1: a read miss keeps the sectors of its
+                                   track before it that pass under the
+                                   head while it waits (Read any free
+                                   blocks) */
 };
 
 /* ---- geometry.c ---- */

@@ -94,6 +94,9 @@ static const struct param_desc hdd_param_table[] = {
     "of the request's track (track) or cylinder (cylinder), or at the end "
     "of the next sector's track, one track further when its segment "
     "began on an earlier track (next-track)" },
+  { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
+    "1: a read keeps the sectors before it on its track that pass under "
+    "the head during its rotational wait" },
   { NULL },
 };
 

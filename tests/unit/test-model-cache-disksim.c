@@ -166,6 +166,7 @@ START_TEST (test_write_segment_keys)
     "Allow read hits on write data", "0", "Immed transfer partial hit", "0",
     "Allow almost read hits", "1", "Stop prefetch in sector", "1",
     "Read-ahead on idle hit", "1", "Buffer continuous read", "4",
+    "Read any free blocks", "1",
     "Maximum read-ahead (blks)", "32", "Read-ahead over requested", "1",
     NULL,
   };
@@ -185,6 +186,7 @@ START_TEST (test_write_segment_keys)
   ck_assert_uint_eq (p->ra_on_hit, 0);          /* ... on idle hit = 0 */
   ck_assert_int_eq (p->ra_until, RAUNTIL_TRACK); /* continuous read = 1 */
   ck_assert_uint_eq (p->readahead, 32 * 512);   /* Maximum read-ahead */
+  ck_assert_uint_eq (p->read_free, 0);          /* Read any free blocks */
   load_tiny_cached (separate_nohits, p);
   ck_assert_int_eq (p->write_seg, WSEG_SEPARATE);
   ck_assert_uint_eq (p->write_hits, 0);
@@ -196,6 +198,7 @@ START_TEST (test_write_segment_keys)
   ck_assert_uint_eq (p->ra_on_hit, 1);          /* ... on idle hit = 1 */
   ck_assert_int_eq (p->ra_until, RAUNTIL_NEXT_TRACK);   /* = 4 */
   ck_assert_uint_eq (p->readahead, 64 * 512);   /* the segment, not 32 */
+  ck_assert_uint_eq (p->read_free, 1);
   hdd_params_free (p);
 }
 END_TEST

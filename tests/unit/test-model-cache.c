@@ -694,6 +694,58 @@ START_TEST (test_readahead_until)
 }
 END_TEST
 
+/* read-any-free (st340014a write-through, read-ahead off, two
+ * segments of 1024 sectors).  A 4K read at X (a track's start) ends
+ * with the head at X+8 at e and completes at e + iface(1 sector).  A
+ * 4K read of X+600 arrives then; after the overhead (0.1 ms) the head
+ * is on X's track 8 + (0.1 ms + 5.12 us) / s = 8 + 14.76 sectors on
+ * (s = rev / 1170 = 7.122 us), and waits for X+600: the whole sectors
+ * X+23 .. X+599 pass under it.  With read-any-free=1 the segment keeps
+ * them: X+24 then hits, X+16 (whose X+16..X+22 it does not have)
+ * misses; with 0 X+24 misses.
+ */
+START_TEST (test_read_any_free)
+{
+  int on;
+
+  for (on = 0; on < 2; on++) {
+    const char *const kv[] = {
+      "cache", "wt", "readahead", "off", "cache-segments", "2",
+      "read-any-free", on ? "1" : "0", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, x = track_start (d, &spt), t;
+    struct hdd_cost c;
+
+    ck_assert_uint_eq (spt, 1170);
+    ck_assert_uint_eq (p->overhead, 100000);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, (x + 600) * 512, 4096, t, &c);
+    ck_assert_uint_eq (c.seek_ns, 0);
+    serve_at (d, IO_READ, (x + 24) * 512, 4096, t + 1 * MS, &c);
+    ck_assert_msg (c.cache_hit == (on == 1), "read-any-free=%d: X+24 %s",
+                   on, c.cache_hit ? "hit" : "missed");
+    hdd_free (d);
+  }
+  {
+    const char *const kv[] = {
+      "cache", "wt", "readahead", "off", "cache-segments", "2",
+      "read-any-free", "1", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t;
+    struct hdd_cost c;
+
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, (x + 600) * 512, 4096, t, &c);
+    serve_at (d, IO_READ, (x + 16) * 512, 4096, t + 1 * MS, &c);
+    ck_assert (!c.cache_hit);
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -811,6 +863,7 @@ cache_suite (void)
   tcase_add_test (tc, test_readahead_stop_sector);
   tcase_add_test (tc, test_readahead_on_hit);
   tcase_add_test (tc, test_readahead_until);
+  tcase_add_test (tc, test_read_any_free);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
