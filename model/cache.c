@@ -80,6 +80,14 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->mech = m;
   c->drive_sectors = m->g->sectors;
   c->nseg = p->cache_segments ? (unsigned) p->cache_segments : 1;
+  c->write_seg = p->write_seg;
+  c->write_hits = p->write_hits != 0;
+  c->partial_hits = p->partial_hits != 0;
+  c->ra_hits = p->ra_hits;
+  c->ra_stop = p->ra_stop;
+  c->ra_on_hit = p->ra_on_hit != 0;
+  c->ra_until = p->ra_until;
+  c->read_free = p->read_free != 0;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -154,27 +162,91 @@ seg_lru (const struct cache *c)
   return best;
 }
 
+static bool
+is_stream_seg (const struct cache *c, unsigned i)
+{
+  return c->st.active && c->st.seg == i;
+}
+
+/* The least recently used segment but the stream's; nseg if none. */
+static unsigned
+seg_lru_idle (const struct cache *c)
+{
+  unsigned i, best = c->nseg;
+
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i)
+        && (best == c->nseg || c->segs[i].stamp < c->segs[best].stamp))
+      best = i;
+  return best;
+}
+
+static bool
+seg_serves (struct cache *c, struct cache_seg *s, uint64_t lba, uint64_t n)
+{
+  if ((s->written && !c->write_hits) || lba < s->start || lba + n > s->end)
+    return false;
+  s->stamp = ++c->stamp;
+  return true;
+}
+
+static uint64_t
+seg_prefix (const struct cache *c, const struct cache_seg *s, uint64_t lba,
+            uint64_t n)
+{
+  if ((s->written && !c->write_hits) || lba < s->start || lba >= s->end)
+    return 0;
+  return min64 (s->end, lba + n) - lba;
+}
+
+uint64_t
+cache_seg_prefix (struct cache *c, uint64_t lba, uint64_t n)
+{
+  uint64_t k = 0;
+  unsigned i;
+
+  if (!c->partial_hits)
+    return 0;
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i))
+      k = max64 (k, seg_prefix (c, &c->segs[i], lba, n));
+  if (c->write_seg == WSEG_SEPARATE)
+    k = max64 (k, seg_prefix (c, &c->wseg, lba, n));
+  return min64 (k, n - 1);
+}
+
 bool
 cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
 {
   unsigned i;
 
-  for (i = 0; i < c->nseg; i++) {
-    struct cache_seg *s = &c->segs[i];
-    if ((!c->st.active || c->st.seg != i)
-        && lba >= s->start && lba + n <= s->end) {
-      s->stamp = ++c->stamp;
+  for (i = 0; i < c->nseg; i++)
+    if (!is_stream_seg (c, i) && seg_serves (c, &c->segs[i], lba, n))
       return true;
-    }
-  }
-  return false;
+  return c->write_seg == WSEG_SEPARATE && seg_serves (c, &c->wseg, lba, n);
 }
 
+/* The segment keeps what the stream has read, up to its size: by t it
+ * holds [reached - seg_sectors, reached), and what the stream is still
+ * to read up to its limit will be there when read.  Only a read further
+ * back than a segment from the limit needs the walk to tell.
+ */
 bool
-cache_stream_covers (const struct cache *c, uint64_t lba)
+cache_stream_covers (struct cache *c, uint64_t lba, uint64_t t)
 {
-  return c->st.active && lba >= c->segs[c->st.seg].start
-    && lba <= c->st.limit;
+  struct arm a;
+  uint64_t reached;
+
+  if (!c->st.active || lba < c->segs[c->st.seg].start || lba > c->st.limit)
+    return false;
+  if (c->ra_hits == RAHITS_AHEAD && lba + c->seg_sectors >= c->st.limit)
+    return true;
+  reached = cache_stream_reached (c, t, &a);
+  if (c->ra_hits == RAHITS_ALMOST && lba > reached)
+    return false;
+  if (c->ra_hits == RAHITS_READ && lba >= reached)
+    return false;
+  return lba + c->seg_sectors >= reached;
 }
 
 uint64_t
@@ -208,22 +280,101 @@ cache_stream_reached (struct cache *c, uint64_t t, struct arm *a)
   return lba0 + stop.done;
 }
 
-void
-cache_stream_use (struct cache *c, uint64_t want)
+/* The first LBA after lba's track. */
+static uint64_t
+track_end (const struct geom *g, uint64_t lba)
 {
-  c->segs[c->st.seg].stamp = ++c->stamp;
-  c->st.limit = max64 (c->st.limit, min64 (want, c->drive_sectors));
-  if (c->st.limit - c->segs[c->st.seg].start > c->seg_sectors)
-    c->segs[c->st.seg].start = c->st.limit - c->seg_sectors;
+  struct loc l;
+
+  geom_locate (g, lba, &l);
+  return lba - l.sector + l.spt;
+}
+
+/* The first LBA after lba's cylinder (its tracks in LBA order). */
+static uint64_t
+cyl_end (const struct geom *g, uint64_t lba)
+{
+  struct loc l, m;
+  uint64_t e;
+
+  geom_locate (g, lba, &l);
+  for (e = track_end (g, lba); e < g->sectors; e = track_end (g, e)) {
+    geom_locate (g, e, &m);
+    if (m.cyl != l.cyl)
+      break;
+  }
+  return e;
+}
+
+/* Where read-ahead after a read of [lba, lba+n) ends, its segment
+ * beginning at seg_start.
+ */
+static uint64_t
+ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
+          uint64_t n)
+{
+  const struct geom *g = c->mech->g;
+  uint64_t e = lba + n, lim = e + c->ra_sectors, te;
+  struct loc l;
+
+  if (e >= c->drive_sectors)
+    return c->drive_sectors;
+  switch (c->ra_until) {
+  case RAUNTIL_TRACK:
+    lim = min64 (lim, track_end (g, e - 1));
+    break;
+  case RAUNTIL_CYL:
+    lim = min64 (lim, cyl_end (g, e - 1));
+    break;
+  case RAUNTIL_NEXT_TRACK:
+    geom_locate (g, e, &l);
+    te = e - l.sector + l.spt;
+    if (seg_start < e - l.sector) {     /* a stream across tracks */
+      geom_locate (g, lba, &l);
+      te += l.spt;
+    }
+    lim = min64 (lim, te);
+    break;
+  }
+  return min64 (lim, c->drive_sectors);
+}
+
+void
+cache_stream_use (struct cache *c, uint64_t lba, uint64_t n)
+{
+  struct cache_seg *s = &c->segs[c->st.seg];
+
+  s->stamp = ++c->stamp;
+  c->st.limit = max64 (c->st.limit, ra_limit (c, s->start, lba, n));
+}
+
+/* readahead-stop=sector: when the stream, at lba by t, has read the
+ * sector it is reading at t; t if it is between sectors (positioning,
+ * or at the limit).
+ */
+static uint64_t
+stream_sector_end (const struct cache *c, uint64_t t, uint64_t lba)
+{
+  struct loc l;
+  uint64_t end;
+
+  if (c->ra_stop == RASTOP_NOW || lba >= c->st.limit)
+    return t;
+  geom_locate (c->mech->g, lba, &l);
+  end = cache_stream_time_to (c, lba + 1);
+  return end - rot_sectors_ns (c->mech->g->rpm, l.spt, 1) < t ? end : t;
 }
 
 bool
 cache_stream_stop (struct cache *c, uint64_t t, struct arm *a,
-                   uint64_t *head_lba)
+                   uint64_t *head_lba, uint64_t *free_at)
 {
   if (!c->st.active)
     return false;
   *head_lba = cache_stream_reached (c, t, a);
+  *free_at = stream_sector_end (c, t, *head_lba);
+  if (*free_at > t)             /* on the same track: *a stays */
+    ++*head_lba;
   seg_extend (c, &c->segs[c->st.seg], *head_lba);
   c->st.active = false;
   return true;
@@ -243,19 +394,101 @@ cache_stream_finish (struct cache *c, uint64_t t, struct arm *a,
   return true;
 }
 
+/* Whole sectors of lba's track, logically before it, that passed
+ * under the head in the 'wait' before lba came round: consecutive
+ * sectors are consecutive slots, so these are lba-k .. lba-1.
+ */
+static uint64_t
+free_before (const struct cache *c, uint64_t lba, uint64_t wait)
+{
+  struct loc l;
+
+  if (!c->read_free || wait == 0)
+    return 0;
+  geom_locate (c->mech->g, lba, &l);
+  return min64 (rot_sectors_in (c->mech->g->rpm, l.spt, wait), l.sector);
+}
+
 void
 cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
-                 const struct arm *a)
+                 const struct arm *a, uint64_t rot_wait)
 {
   unsigned i = seg_lru (c);
+  uint64_t limit, k = free_before (c, lba, rot_wait);
 
-  c->segs[i] = (struct cache_seg) { lba, lba + n, ++c->stamp };
+  c->segs[i] = (struct cache_seg) { lba - k, lba + n, ++c->stamp, false };
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
+  limit = ra_limit (c, c->segs[i].start, lba, n);
+  if (limit <= lba + n)         /* the request ends its track */
+    return;
   c->st = (struct cache_stream) {
     .active = true, .seg = i, .t0 = t, .lba0 = lba + n, .arm0 = *a,
-    .limit = min64 (lba + n + c->ra_sectors, c->drive_sectors),
+    .limit = limit,
+  };
+}
+
+static bool
+seg_overlaps (const struct cache_seg *s, uint64_t lba, uint64_t n)
+{
+  return s->start < lba + n && lba < s->end;
+}
+
+static void
+seg_take_write (struct cache *c, struct cache_seg *s, uint64_t lba,
+                uint64_t n)
+{
+  *s = (struct cache_seg) { lba, lba + n, ++c->stamp, true };
+  seg_extend (c, s, lba + n);
+}
+
+void
+cache_write_done (struct cache *c, uint64_t lba, uint64_t n)
+{
+  unsigned i, take = c->nseg;
+
+  if (c->write_seg == WSEG_NONE || c->seg_sectors == 0 || n == 0)
+    return;
+  for (i = 0; i < c->nseg; i++) {
+    struct cache_seg *s = &c->segs[i];
+    if (is_stream_seg (c, i) || !seg_overlaps (s, lba, n))
+      continue;
+    if (c->write_seg == WSEG_SHARED && take == c->nseg)
+      take = i;
+    else
+      s->end = s->start;        /* empty */
+  }
+  if (c->write_seg == WSEG_SEPARATE) {
+    seg_take_write (c, &c->wseg, lba, n);
+    return;
+  }
+  if (take == c->nseg)
+    take = seg_lru_idle (c);
+  if (take < c->nseg)
+    seg_take_write (c, &c->segs[take], lba, n);
+}
+
+void
+cache_hit_readahead (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
+                     const struct arm *a)
+{
+  uint64_t limit;
+  unsigned i;
+
+  if (!c->ra_on_hit || c->ra_sectors == 0 || c->st.active)
+    return;
+  /* The segment that served it is the most recently used one. */
+  for (i = 0; i < c->nseg && c->segs[i].stamp != c->stamp; i++)
+    ;
+  if (i == c->nseg)
+    return;
+  limit = ra_limit (c, c->segs[i].start, lba, n);
+  if (c->segs[i].end >= limit)
+    return;
+  c->st = (struct cache_stream) {
+    .active = true, .seg = i, .t0 = t, .lba0 = c->segs[i].end, .arm0 = *a,
+    .limit = limit,
   };
 }
 

@@ -20,11 +20,15 @@
 struct cache_seg {
   uint64_t start, end;          /* cached LBAs [start, end) */
   uint64_t stamp;               /* LRU */
+  bool written;                 /* a write's data (cache-write-segment) */
 };
 
 struct cache_stream {
   bool active;
-  unsigned seg;                 /* the segment it fills */
+  unsigned seg;                 /* the segment it fills: its start is
+                                   where the data begins, before what
+                                   the stream has read since pushes it
+                                   out */
   uint64_t t0, lba0;            /* reading lba0 onwards from t0 */
   struct arm arm0;              /* arm at t0 */
   uint64_t limit;               /* read up to here, then stop */
@@ -39,6 +43,15 @@ struct cache {
   struct cache_seg *segs;
   uint64_t stamp;
   struct cache_stream st;
+  int write_seg;                /* enum write_seg */
+  bool write_hits;              /* reads may hit written data */
+  bool partial_hits;            /* cache-partial-hits */
+  int ra_hits;                  /* enum ra_hits */
+  int ra_stop;                  /* enum ra_stop */
+  bool ra_on_hit;               /* readahead-on-hit */
+  int ra_until;                 /* enum ra_until */
+  bool read_free;               /* read-any-free */
+  struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).
    */
@@ -66,33 +79,64 @@ extern void cache_return (struct cache *scratch);
 /* ---- read segments and the stream ---- */
 
 /* A segment other than the stream's holds [lba, lba+n) (made most
- * recently used).
+ * recently used).  Written data counts only with cache-write-hits=1.
  */
 extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
-/* The stream is reading, or has read, from its segment up to lba. */
-extern bool cache_stream_covers (const struct cache *, uint64_t lba);
+/* At t, lba is in the stream's segment (read, and not yet pushed out
+ * by what the stream read after it) or the stream is to read it (with
+ * readahead-hits=ahead; almost: it is reading lba now; read: no).
+ */
+extern bool cache_stream_covers (struct cache *, uint64_t lba, uint64_t t);
+/* cache-partial-hits=1: how many sectors from lba on (fewer than n) a
+ * segment other than the stream's holds; 0 otherwise.
+ */
+extern uint64_t cache_seg_prefix (struct cache *, uint64_t lba, uint64_t n);
 /* Where the stream has got by t, and the arm then (rebasing it). */
 extern uint64_t cache_stream_reached (struct cache *, uint64_t t,
                                       struct arm *a);
 /* When the stream reaches lba. */
 extern uint64_t cache_stream_time_to (const struct cache *, uint64_t lba);
-/* A read is served from the stream: keep it reading to 'want'. */
-extern void cache_stream_use (struct cache *, uint64_t want);
+/* A read of [lba, lba+n) is served from the stream: keep it reading
+ * ahead of it.  The segment keeps what was read before the read
+ * (cache_stream_covers).
+ */
+extern void cache_stream_use (struct cache *, uint64_t lba, uint64_t n);
 /* The arm is needed at t: stop reading ahead, keep what was read.
- * true (and *a, *head_lba) if the stream was reading.
+ * true (and *a, *head_lba, and *free_at, when the arm is free: t, or
+ * with readahead-stop=sector the end of a sector it is reading) if the
+ * stream was reading.
  */
 extern bool cache_stream_stop (struct cache *, uint64_t t, struct arm *a,
-                               uint64_t *head_lba);
+                               uint64_t *head_lba, uint64_t *free_at);
 /* Background: the stream has reached its limit by t.  true (with the
  * arm, its LBA and the end time) when it ends by t; it is then over.
  */
 extern bool cache_stream_finish (struct cache *, uint64_t t, struct arm *a,
                                  uint64_t *head_lba, uint64_t *end);
+/* readahead-on-hit=1: [lba, lba+n) was just served from a segment
+ * (cache_seg_holds) and the arm is free from t, at *a: unless the
+ * stream is reading, read ahead from the segment's end to readahead=
+ * past the request.
+ */
+extern void cache_hit_readahead (struct cache *, uint64_t lba, uint64_t n,
+                                 uint64_t t, const struct arm *a);
 /* The media read [lba, lba+n) ending at t with the arm at *a: keep it
- * in the least recently used segment and read ahead from there.
+ * in the least recently used segment and read ahead from there.  It
+ * waited 'rot_wait' on lba's track first: with read-any-free=1 the
+ * sectors before lba that passed under the head meanwhile are kept too.
  */
 extern void cache_read_done (struct cache *, uint64_t lba, uint64_t n,
-                             uint64_t t, const struct arm *a);
+                             uint64_t t, const struct arm *a,
+                             uint64_t rot_wait);
+
+/* A write of [lba, lba+n) has passed through the buffer.  With
+ * cache-write-segment=shared its data (the last segment's worth) takes
+ * the read segment it overlaps, else the least recently used one (not
+ * the stream's); with separate it takes the write segment.  Either
+ * way, the other read segments it overlaps are dropped: they hold
+ * what it overwrote.  With none, nothing changes.
+ */
+extern void cache_write_done (struct cache *, uint64_t lba, uint64_t n);
 
 /* ---- the write cache ---- */
 

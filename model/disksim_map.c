@@ -592,29 +592,81 @@ map_interface (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 }
 
 static void
+set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
+          const char *dskey, const char *key, const char *v)
+{
+  char err[HDD_ERRLEN];
+
+  if (hdd_params_set (p, key, v, err, sizeof err) != 0)
+    block (o, at, "%s: as hddsim's %s", dskey, err);
+}
+
+static void
 map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  if (d->cont_read.v == 0)
+  /* Buffer continuous read: 1, 2 stop at the end of the request's
+     track, cylinder (DiskSim stops a background read at a head switch,
+     a seek); 3 reads Maximum read-ahead past the request; 4 (DiskSim's
+     "DEC prefetch scheme") to the end of the track of the block after
+     the request, one track more if the segment began on an earlier
+     track, not limited by Maximum read-ahead (the segment limits it). */
+  static const char *const until[] = {
+    NULL, "track", "cylinder", "size", "next-track",
+  };
+  unsigned mode = (unsigned) d->cont_read.v;
+
+  if (mode == 0)
     p->readahead = 0;
-  else if (d->cont_read.v == 3) {
-    p->readahead = (uint64_t) d->ra_max.v * SECTOR;
+  else if (mode < sizeof until / sizeof until[0]
+           && d->cont_read.v == (double) mode) {
+    p->readahead = mode == 4 ? (uint64_t) d->seg_size.v * SECTOR
+                             : (uint64_t) d->ra_max.v * SECTOR;
+    set_word (o, p, d->cont_read.at, "Buffer continuous read",
+              "readahead-until", until[mode]);
     need (o, &d->ra_over, "Read-ahead over requested", 1, "hddsim's "
           "read-ahead may push the requested data out of the segment (1)");
   }
   else
-    block (o, d->cont_read.at, "Buffer continuous read = %g: hddsim reads "
-           "ahead a fixed amount into the segment (0 or 3), not to a track "
-           "or cylinder end", d->cont_read.v);
+    block (o, d->cont_read.at, "Buffer continuous read = %g: not one of "
+           "DiskSim's 0 to 4", d->cont_read.v);
   need (o, &d->ra_min, "Minimum read-ahead (blks)", 0, "hddsim stops "
         "read-ahead at once when the arm is needed");
-  need (o, &d->ra_idle_hit, "Read-ahead on idle hit", 0, "hddsim starts "
-        "read-ahead only after a media read");
-  need (o, &d->read_any_free, "Read any free blocks", 0, "hddsim reads "
-        "nothing during the rotational wait");
-  need (o, &d->stop_pf_sector, "Stop prefetch in sector", 1, "hddsim "
-        "stops read-ahead at once, inside a sector (1)");
-  need (o, &d->almost_hits, "Allow almost read hits", 1, "hddsim lets a "
-        "read whose data is being read ahead wait for it (1)");
+  set_word (o, p, d->ra_idle_hit.at, "Read-ahead on idle hit",
+            "readahead-on-hit", d->ra_idle_hit.v != 0 ? "1" : "0");
+  set_word (o, p, d->read_any_free.at, "Read any free blocks",
+            "read-any-free", d->read_any_free.v != 0 ? "1" : "0");
+  /* 1: a prefetch may be aborted in the middle of a sector; 0: only
+     at sector boundaries (the manual). */
+  set_word (o, p, d->stop_pf_sector.at, "Stop prefetch in sector",
+            "readahead-stop", d->stop_pf_sector.v != 0 ? "now" : "sector");
+  /* DiskSim's read-ahead serves a read whose first block it has read
+     (waiting for the rest), and with almost read hits one whose first
+     block it is reading now. */
+  set_word (o, p, d->almost_hits.at, "Allow almost read hits",
+            "readahead-hits", d->almost_hits.v != 0 ? "almost" : "read");
+}
+
+/* A write's data stays in a segment: one of its own (Use separate
+ * write segment = 1: DiskSim's dedicated write segment, one of the
+ * Number of buffer segments) or a read segment (0).  Reads may hit it
+ * with Allow read hits on write data = 1.
+ */
+static void
+map_write_segments (struct out *o, const struct ds_drive *d,
+                    struct hdd_params *p)
+{
+  bool separate = d->sep_write_seg.v == 1 && d->segments.v > 1;
+  uint64_t nread = (uint64_t) d->segments.v - separate;
+
+  set_word (o, p, d->sep_write_seg.at, "Use separate write segment",
+            "cache-write-segment", separate ? "separate" : "shared");
+  set_word (o, p, d->hits_on_write.at, "Allow read hits on write data",
+            "cache-write-hits", d->hits_on_write.v != 0 ? "1" : "0");
+  set_param (o, p, d->segments.at, "Number of buffer segments",
+             "cache-segments", nread, false);
+  /* cache-size is the read segments' (the write segment is one more). */
+  set_param (o, p, d->seg_size.at, "Segment size (in blks)", "cache-size",
+             nread * (uint64_t) d->seg_size.v * SECTOR, false);
 }
 
 static void
@@ -638,19 +690,14 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            "only sequential write streams; hddsim's write-back caches any "
            "write (model: fast write levels 1 and 2)", d->fast_write.v);
   p->cache = CACHE_WT;
-  block (o, d->hits_on_write.at, "Allow read hits on write data = %g: "
-         "hddsim's read segments neither take in written data nor drop "
-         "what a write overwrote", d->hits_on_write.v);
-  block (o, d->imm_partial.at, "Immed transfer partial hit = %g: hddsim "
-         "reads a partial hit outside the read-ahead stream wholly from "
-         "the media", d->imm_partial.v);
-  need (o, &d->sep_write_seg, "Use separate write segment", 1, "writes "
-        "evict read segments in DiskSim, not in hddsim");
-  set_param (o, p, d->segments.at, "Number of buffer segments",
-             "cache-segments", (uint64_t) d->segments.v
-             - (d->sep_write_seg.v == 1 && d->segments.v > 1), false);
-  set_param (o, p, d->seg_size.at, "Segment size (in blks)", "cache-size",
-             (uint64_t) (d->segments.v * d->seg_size.v) * SECTOR, false);
+  /* A read whose first blocks a segment holds reads only the rest.
+     Immed transfer partial hit = 0 makes DiskSim wait for the read
+     water mark before transferring, which is at most one block with
+     High (read) water mark = 0 (map_controller requires it): the
+     cached blocks are there, so both values behave the same. */
+  set_word (o, p, d->imm_partial.at, "Immed transfer partial hit",
+            "cache-partial-hits", "1");
+  map_write_segments (o, d, p);
   map_readahead (o, d, p);
 }
 

@@ -132,15 +132,24 @@ set_arm (struct hdd *d, const struct arm *a, uint64_t head_lba)
   d->head_lba = head_lba;
 }
 
-/* The arm is needed at t: stop reading ahead. */
+static uint64_t arm_wait (struct hdd *, uint64_t t, struct hdd_cost *);
+
+/* The arm is needed at t: stop reading ahead (the arm may be busy a
+ * little longer, to end a sector: media() and destage_one() wait).
+ */
 static void
 stream_stop (struct hdd *d, uint64_t t)
 {
   struct arm a;
-  uint64_t lba;
+  uint64_t lba, free_at;
 
-  if (cache_stream_stop (&d->cache, t, &a, &lba))
+  if (cache_stream_stop (&d->cache, t, &a, &lba, &free_at)) {
     set_arm (d, &a, lba);
+    if (free_at > t) {
+      d->mech_free = max64 (d->mech_free, free_at);
+      d->cache.inflight = 0;    /* no destage write while reading ahead */
+    }
+  }
 }
 
 /* Write one piece of dirty data (the cache picks it) from time t;
@@ -154,6 +163,7 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
 
   if (!cache_destage_next (&d->cache, d->head_lba, &piece))
     return t;
+  t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
   t = mech_walk (&d->mech, &a, true, t, piece.lba, piece.n, c, NULL);
   set_arm (d, &a, piece.lba + piece.n);
   d->cache.inflight = piece.n;
@@ -217,6 +227,7 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
   uint64_t s = sp.first, end = sp.first + sp.n;
   struct arm a = arm_of (d);
 
+  t = arm_wait (d, t, c);
   while (s < end) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
@@ -225,6 +236,8 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     else
       t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
     set_arm (d, &a, lba + n);
+    if (write)
+      cache_write_done (&d->cache, lba, n);
     if (write && d->p.cache == CACHE_WB)
       cache_mark_clean (&d->cache, lba, n);
     *last_lba = lba;
@@ -290,7 +303,7 @@ read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
     total = stream_wait_ns (d, lba, n, reached, t, ov);
     c->xfer_ns = total - ov;
   }
-  cache_stream_use (&d->cache, lba + n + d->cache.ra_sectors);
+  cache_stream_use (&d->cache, lba, n);
   return total;
 }
 
@@ -305,10 +318,13 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
-  if (cache_stream_covers (&d->cache, lba))
+  if (cache_stream_covers (&d->cache, lba, t))
     return read_from_stream (d, lba, sp.n, t, c);
-  if (!cache_seg_holds (&d->cache, lba, sp.n)
-      && !cache_dirty_holds (&d->cache, lba, sp.n))
+  if (cache_seg_holds (&d->cache, lba, sp.n)) {
+    struct arm a = arm_of (d);
+    cache_hit_readahead (&d->cache, lba, sp.n, max64 (t, d->mech_free), &a);
+  }
+  else if (!cache_dirty_holds (&d->cache, lba, sp.n))
     return NEVER;
   c->overhead_ns = cmd_overhead_ns (d, false, true);
   c->xfer_ns = iface_ns (d, sp.n);
@@ -342,23 +358,31 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
 {
   uint64_t cost = read_cached (d, sp, t, c), end, done, lba = 0, n = 0;
-  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false);
+  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false), k;
   struct bus_follow bus;
 
   if (cost != NEVER)
     return cost;
   t = arm_wait (d, t, c);
   stream_stop (d, t);
+  /* A partial hit: the cached sectors go over the interface first,
+     while the arm fetches the rest; the media's sectors follow as they
+     are read (the last after it is read, or later if the interface is
+     the slower). */
+  k = d->p.cache != CACHE_OFF && single_extent (d, sp, &lba)
+    ? cache_seg_prefix (&d->cache, lba, sp.n) : 0;
   c->overhead_ns = ov;
-  bus = (struct bus_follow) { iface_ns (d, 1), t + ov };
-  end = media (d, false, t + ov, sp, c, &lba, &n, &bus);
-  /* The sectors go over the interface as they are read: the last one
-     after it is read, or later if the interface is the slower. */
+  bus = (struct bus_follow) { iface_ns (d, 1), t + ov + iface_ns (d, k) };
+  end = media (d, false, t + ov,
+               (struct req_span) { sp.first + k, sp.n - k }, c, &lba, &n,
+               &bus);
   done = max64 (end + iface_ns (d, 1), bus.done);
   c->xfer_ns += done - end;
   if (d->p.cache != CACHE_OFF && n > 0) {
     struct arm a = arm_of (d);
-    cache_read_done (&d->cache, lba, n, end, &a);
+    /* One extent: the first positioning's wait was on its track. */
+    cache_read_done (&d->cache, lba, n, end, &a,
+                     n == sp.n - k ? c->rot_ns : 0);
   }
   return done - t0;
 }
@@ -415,6 +439,7 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
 
     t = wait_for_room (d, t, lba, n);
     cache_mark_dirty (&d->cache, lba, n);
+    cache_write_done (&d->cache, lba, n);
     s += n;
   }
   c->busy_ns = t - start;

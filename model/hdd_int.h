@@ -32,6 +32,14 @@ enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE,
  *   that is not zero (after a head switch too).
  */
 enum position_rule { POSITION_HDDSIM, POSITION_DISKSIM };
+/* cache-write-segment=: where a write's data stays (see cache.h). */
+enum write_seg { WSEG_NONE, WSEG_SHARED, WSEG_SEPARATE };
+/* readahead-hits=: which reads the read-ahead stream serves. */
+enum ra_hits { RAHITS_AHEAD, RAHITS_ALMOST, RAHITS_READ };
+/* readahead-stop=: when the arm, needed, leaves the read-ahead. */
+enum ra_stop { RASTOP_NOW, RASTOP_SECTOR };
+/* readahead-until=: where the read-ahead after a read ends. */
+enum ra_until { RAUNTIL_SIZE, RAUNTIL_TRACK, RAUNTIL_CYL, RAUNTIL_NEXT_TRACK };
 
 /* The most points a seek-table holds.  DIXtrac's extracted curves
  * (DiskSim's validation drives) have 64 to 138 points, one per
@@ -162,6 +170,26 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
+
+  /* Cache: segment rules (DiskSim's).  The defaults are the model as
+   * it was, so the built-in profiles keep their timelines.
+   */
+  int write_seg;                /* enum write_seg; NONE: writes leave
+                                   the read segments alone */
+  uint64_t write_hits;          /* 1: reads hit data a write left in a
+                                   segment (Allow read hits on write
+                                   data) */
+  uint64_t partial_hits;        /* 1: a read whose start a segment holds
+                                   reads only the rest from the media */
+  int ra_hits;                  /* enum ra_hits */
+  int ra_stop;                  /* enum ra_stop */
+  uint64_t ra_on_hit;           /* 1: a full hit in a segment reads
+                                   ahead from the segment's end */
+  int ra_until;                 /* enum ra_until */
+  uint64_t read_free;           /* 1: a read miss keeps the sectors of its
+                                   track before it that pass under the
+                                   head while it waits (Read any free
+                                   blocks) */
 };
 
 /* ---- geometry.c ---- */

@@ -22,6 +22,16 @@ static const char *const sparing_names[] = {
   "cylinder-front-slip", "disk-end", "range", "zone", "zone-slip", NULL
 };
 static const char *const position_names[] = { "hddsim", "disksim", NULL };
+static const char *const write_seg_names[] = {
+  "none", "shared", "separate", NULL
+};
+static const char *const ra_hits_names[] = {
+  "ahead", "almost", "read", NULL
+};
+static const char *const ra_stop_names[] = { "now", "sector", NULL };
+static const char *const ra_until_names[] = {
+  "size", "track", "cylinder", "next-track", NULL
+};
 
 static const struct param_desc hdd_param_table[] = {
   { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
@@ -111,6 +121,33 @@ static const struct param_desc hdd_param_table[] = {
     "read cache segments" },
   { "readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
     "read-ahead after a read, capped at a segment (0 or off = none)" },
+  /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
+  { "cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
+    write_seg_names, "where a write's data stays: none (not in the read "
+    "segments), shared (in a read segment), separate (a segment of its "
+    "own)" },
+  { "cache-write-hits", PARAM_UINT, FIELD(write_hits), 0, 1, NULL,
+    "1: reads hit data a write left in a segment" },
+  { "cache-partial-hits", PARAM_UINT, FIELD(partial_hits), 0, 1, NULL,
+    "1: a read whose first sectors a segment holds reads only the rest "
+    "from the media" },
+  { "readahead-hits", PARAM_ENUM, FIELD(ra_hits), 0, 0, ra_hits_names,
+    "reads the read-ahead serves: ahead (any it is to read), almost (its "
+    "first sector read or being read), read (its first sector read)" },
+  { "readahead-stop", PARAM_ENUM, FIELD(ra_stop), 0, 0, ra_stop_names,
+    "when a request needs the arm, read-ahead stops: now, or at the end "
+    "of the sector it is reading (sector)" },
+  { "readahead-on-hit", PARAM_UINT, FIELD(ra_on_hit), 0, 1, NULL,
+    "1: a read served wholly from a segment, the read-ahead idle, reads "
+    "ahead from the segment's end" },
+  { "readahead-until", PARAM_ENUM, FIELD(ra_until), 0, 0, ra_until_names,
+    "read-ahead ends readahead= past the request (size), also at the end "
+    "of the request's track (track) or cylinder (cylinder), or at the end "
+    "of the next sector's track, one track further when its segment "
+    "began on an earlier track (next-track)" },
+  { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
+    "1: a read keeps the sectors before it on its track that pass under "
+    "the head during its rotational wait" },
   { NULL },
 };
 
@@ -537,6 +574,11 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               format_duration (p->seek_track, a, sizeof a),
               format_duration (p->seek_avg, b, sizeof b),
               format_duration (p->seek_full, c, sizeof c));
+    return -1;
+  }
+  if (p->write_hits && p->write_seg == WSEG_NONE) {
+    snprintf (err, errlen, "cache-write-hits=1 with cache-write-segment="
+              "none: no segment keeps written data (shared or separate)");
     return -1;
   }
   if (p->cache != CACHE_OFF && p->cache_size / p->cache_segments < SECTOR) {

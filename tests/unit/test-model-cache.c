@@ -227,6 +227,525 @@ START_TEST (test_read_hits)
 }
 END_TEST
 
+/* The read-ahead segment keeps what it has read (issue 11).
+ * st340014a: 2 MiB in 8 segments of 512 sectors, read-ahead 256K = 512
+ * sectors.  A 4K miss at X (8 sectors) starts the stream at X+8 with
+ * limit X+8+512.  A hit on X+16 (8 sectors) moves the limit to
+ * X+24+512 = X+536.  The segment still holds X..X+16 (it has read
+ * nothing past a segment from them), so a read of X+8 that arrives
+ * late is a hit at overhead + interface, as is X itself.
+ */
+START_TEST (test_stream_keeps_what_it_read)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  const uint64_t x = 5 * GIB, hit = p->overhead + iface (d, 4096);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_READ, x, 4096, t, &c);
+  ck_assert (!c.cache_hit);
+  t += 1 * MS;                  /* ~140 sectors of the outer zone */
+  t += serve_at (d, IO_READ, x + 8192, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  s = serve_at (d, IO_READ, x + 4096, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  t += s;
+  s = serve_at (d, IO_READ, x, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  hdd_free (d);
+}
+END_TEST
+
+/* ...but no more than a segment.  A hit on X+512 (8 sectors) moves the
+ * limit to X+520+512 = X+1032.  50 ms (six revolutions) later the
+ * stream has read to the limit, so the segment holds the last 512
+ * sectors, [X+520, X+1032): X+520 hits, X+519 does not (its first
+ * sector was pushed out), and neither does X.
+ */
+START_TEST (test_stream_segment_bounded)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  const uint64_t x = 5 * GIB, hit = p->overhead + iface (d, 4096);
+  uint64_t t = 0, s;
+  struct hdd_cost c;
+
+  t += serve_at (d, IO_READ, x, 4096, t, &c);
+  t += 1 * MS;
+  t += serve_at (d, IO_READ, x + 512 * 512, 4096, t, &c);
+  t += 50 * MS;
+  s = serve_at (d, IO_READ, x + 520 * 512, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  t += s;
+  serve_at (d, IO_READ, x + 519 * 512, 4096, t, &c);
+  ck_assert (!c.cache_hit);
+  hdd_free (d);
+
+  /* The same while the stream is still reading: hits on X+256, X+512
+   * and X+768 at 2, 4 and 6 ms (each within the limit of the one
+   * before: X+520, X+776, X+1032) leave the limit at X+1288, with the
+   * stream at about X+8 + 6 ms x 140 sectors/ms = X+848 (less a head
+   * switch, at most ~1 ms).  X+8 (whose 512 sectors end at X+520) has
+   * been pushed out; X+700 has not.
+   */
+  d = drive ("st340014a", NULL, 0, 1);
+  t = serve_at (d, IO_READ, x, 4096, 0, &c);
+  serve_at (d, IO_READ, x + 256 * 512, 4096, t + 2 * MS, &c);
+  serve_at (d, IO_READ, x + 512 * 512, 4096, t + 4 * MS, &c);
+  t += 6 * MS;
+  t += serve_at (d, IO_READ, x + 768 * 512, 4096, t, &c);
+  s = serve_at (d, IO_READ, x + 700 * 512, 4096, t, &c);
+  ck_assert (c.cache_hit);
+  ck_assert_uint_eq (s, hit);
+  serve_at (d, IO_READ, x + 8 * 512, 4096, t + s, &c);
+  ck_assert (!c.cache_hit);
+  ck_assert_uint_gt (c.seek_ns + c.rot_ns, 0);
+  hdd_free (d);
+}
+END_TEST
+
+/* ---- cache-write-segment, cache-write-hits ---- */
+
+/* st340014a write-through, with the given segment rules. */
+static struct hdd *
+wt_drive (const char *wseg, const char *hits)
+{
+  const char *const kv[] = {
+    "cache", "wt", "cache-write-segment", wseg, "cache-write-hits", hits,
+    NULL
+  };
+  return drive ("st340014a", kv, 0, 1);
+}
+
+/* Is a 4K read at off a hit, at overhead + interface? */
+static bool
+read_hits (struct hdd *d, uint64_t off, uint64_t *t)
+{
+  const struct hdd_params *p = hdd_params_of (d);
+  struct hdd_cost c;
+  uint64_t s = serve_at (d, IO_READ, off, 4096, *t, &c);
+
+  *t += s + 1 * MS;
+  if (c.cache_hit)
+    ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+  else
+    ck_assert_uint_gt (c.seek_ns + c.rot_ns, 0);
+  return c.cache_hit;
+}
+
+static uint64_t
+write_at (struct hdd *d, uint64_t off, uint64_t len, uint64_t t)
+{
+  struct hdd_cost c;
+
+  return t + serve_at (d, IO_WRITE, off, len, t, &c) + 1 * MS;
+}
+
+/* A write-through write of 8K at Y leaves its data in a segment: a
+ * read of Y hits with cache-write-hits=1 (shared or separate), not
+ * with 0, and never with cache-write-segment=none (as before).
+ */
+START_TEST (test_read_hits_on_write_data)
+{
+  static const char *const rules[][3] = {
+    { "shared", "1", "hit" }, { "separate", "1", "hit" },
+    { "shared", "0", "miss" }, { "separate", "0", "miss" },
+    { "none", "0", "miss" },
+  };
+  const uint64_t y = 3 * GIB;
+  size_t i;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = write_at (d, y, 8192, 0);
+    ck_assert_msg (read_hits (d, y + 4096, &t) == (rules[i][2][0] == 'h'),
+                   "cache-write-segment=%s cache-write-hits=%s: expected "
+                   "a %s", rules[i][0], rules[i][1], rules[i][2]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* Reads of A0..A7, 1 GiB apart, fill the 8 segments (A0 least
+ * recently used).  A write elsewhere with shared takes A0's segment:
+ * A0 misses, A1 still hits; with separate or none all stay.
+ */
+START_TEST (test_shared_write_segment_evicts)
+{
+  static const char *const rules[][2] = {
+    { "shared", "1" }, { "separate", "1" }, { "none", "0" },
+  };
+  size_t i;
+  uint64_t k;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = 0;
+    bool shared = strcmp (rules[i][0], "shared") == 0;
+    for (k = 0; k < 8; k++)
+      ck_assert (!read_hits (d, k * GIB, &t));
+    t = write_at (d, 20 * GIB, 4096, t);
+    ck_assert_msg (read_hits (d, 1 * GIB, &t), "%s: A1", rules[i][0]);
+    ck_assert_msg (read_hits (d, 0, &t) == !shared, "%s: A0", rules[i][0]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* A read of A, then of B far away (the stream stops), then a write of
+ * 4K at A: with separate the write segment takes it and A's read
+ * segment, which held what the write overwrote, is dropped, so A
+ * misses with cache-write-hits=0; with shared the write takes A's
+ * segment (A hits with cache-write-hits=1, misses with 0); with none
+ * A's segment stays and A hits (as before).
+ */
+START_TEST (test_write_drops_overwritten)
+{
+  static const char *const rules[][3] = {
+    { "separate", "0", "miss" }, { "shared", "0", "miss" },
+    { "shared", "1", "hit" }, { "none", "0", "hit" },
+  };
+  const uint64_t a = 2 * GIB, b = 30 * GIB;
+  size_t i;
+
+  for (i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    struct hdd *d = wt_drive (rules[i][0], rules[i][1]);
+    uint64_t t = 0;
+    ck_assert (!read_hits (d, a, &t));
+    ck_assert (!read_hits (d, b, &t));
+    t = write_at (d, a, 4096, t);
+    ck_assert_msg (read_hits (d, a, &t) == (rules[i][2][0] == 'h'),
+                   "cache-write-segment=%s cache-write-hits=%s: expected "
+                   "a %s", rules[i][0], rules[i][1], rules[i][2]);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+START_TEST (test_write_hits_need_a_segment)
+{
+  struct hdd_params *p = hdd_params_new ();
+  char err[HDD_ERRLEN];
+
+  ck_assert_int_eq (hdd_params_load_profile (p, "st340014a", err,
+                                             sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-hits", "1", err,
+                                    sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "cache-write-hits=1") != NULL
+                 && strstr (err, "cache-write-segment=none") != NULL, "%s",
+                 err);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-segment", "separate",
+                                    err, sizeof err), 0);
+  ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), 0);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-segment", "both",
+                                    err, sizeof err), -1);
+  ck_assert_int_eq (hdd_params_set (p, "cache-write-hits", "2",
+                                    err, sizeof err), -1);
+  hdd_params_free (p);
+}
+END_TEST
+
+/* ---- cache-partial-hits, readahead-hits ---- */
+
+/* The first LBA of track 0 of cylinder 1000 (st340014a's outer zone,
+ * one surface: one track per cylinder) and that track's sectors.
+ */
+static uint64_t
+track_start (const struct hdd *d, uint64_t *spt)
+{
+  const struct geom *g = hdd_geom (d);
+  uint64_t lba = geom_track_lba (g, 1000, 0);
+  struct loc l;
+
+  geom_locate (g, lba, &l);
+  *spt = l.spt;
+  return lba;
+}
+
+/* With read-ahead off, a 64-sector read at P (the start of a track)
+ * leaves [P, P+64) in a segment; its media transfer ends at e, just as
+ * P+64 comes under the head, and it completes at e + iface(1 sector).
+ * A 128-sector read at P follows, timed so that its media access
+ * starts (after the overhead) 32 sector times (s = rev / spt) before
+ * P+64 comes round again: m - e = rev - 32 s.
+ *   cache-partial-hits=1: the media reads only [P+64, P+128): wait
+ *     32 s, transfer 64 s, then the last sector over the interface:
+ *     overhead + 96 s + iface(1).
+ *   cache-partial-hits=0: P passed 32 s ago: wait rev - 32 s, transfer
+ *     128 s: overhead + rev + 96 s + iface(1), a revolution more.
+ * (1 us of slack for the model's rounding to whole nanoseconds.)
+ */
+START_TEST (test_partial_hit_reads_the_rest)
+{
+  static const char *const on[] = {
+    "cache", "wt", "readahead", "off", "cache-partial-hits", "1", NULL
+  };
+  static const char *const off[] = {
+    "cache", "wt", "readahead", "off", NULL
+  };
+  const char *const *kv[] = { on, off };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    struct hdd *d = drive ("st340014a", kv[i], 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, lba = track_start (d, &spt), t, s, one = iface (d, 512);
+    double rev = rev_ns (d), sec, want;
+    struct hdd_cost c;
+
+    sec = rev / (double) spt;
+    ck_assert_uint_ge (spt, 256);
+    t = serve_at (d, IO_READ, lba * 512, 64 * 512, 0, &c);
+    ck_assert (!c.cache_hit);
+    /* Completion = e + one; m = completion + g + overhead. */
+    t += (uint64_t) llround (rev - 32 * sec) - one - p->overhead;
+    s = serve_at (d, IO_READ, lba * 512, 128 * 512, t, &c);
+    want = (double) (p->overhead + one) + 96 * sec + (i == 0 ? 0 : rev);
+    ck_assert_msg (fabs ((double) s - want) < 1000, "partial-hits=%d: "
+                   "%" PRIu64 " ns, expected %.0f", 1 - i, s, want);
+    ck_assert (!c.cache_hit);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* A 4K miss at X (a track's start) ends its media transfer at e; the
+ * stream reads on from X+8.  A read that arrives at the completion
+ * (e + iface(1 sector), less than a sector time: 5.12 us against
+ * 8.33 ms / spt) finds the stream on X+8, not past it.
+ *   X+8:  ahead and almost serve it from the stream (no positioning);
+ *         read does not (the first sector is not read yet): the stream
+ *         stops, and X+8, already under the head, comes round after
+ *         most of a revolution.
+ *   X+40: ahead serves it from the stream; almost and read do not.
+ */
+START_TEST (test_readahead_hits)
+{
+  static const char *const modes[] = { "ahead", "almost", "read" };
+  static const bool at8[] = { true, true, false };
+  static const bool at40[] = { true, false, false };
+  size_t i;
+
+  for (i = 0; i < 3; i++) {
+    const char *const kv[] = { "readahead-hits", modes[i], NULL };
+    int k;
+    for (k = 0; k < 2; k++) {
+      struct hdd *d = drive ("st340014a", kv, 0, 1);
+      uint64_t spt, x = track_start (d, &spt), t;
+      bool from_stream;
+      struct hdd_cost c;
+
+      t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+      serve_at (d, IO_READ, (x + (k == 0 ? 8 : 40)) * 512, 4096, t, &c);
+      from_stream = c.seek_ns + c.rot_ns == 0;
+      ck_assert_msg (from_stream == (k == 0 ? at8[i] : at40[i]),
+                     "readahead-hits=%s, X+%d: %s the stream", modes[i],
+                     k == 0 ? 8 : 40, from_stream ? "from" : "not from");
+      if (k == 0 && !at8[i])
+        ck_assert_uint_gt (c.rot_ns, rev_ns (d) / 2);
+      hdd_free (d);
+    }
+  }
+}
+END_TEST
+
+/* readahead-stop=, with overhead=0 so that the arm is needed at the
+ * request's arrival.  A 4K miss at X (a track's start) ends its media
+ * transfer at e and completes at t1 = e + iface(1 sector); the stream
+ * is then in its first sector, X+8 (a sector takes s = rev / spt,
+ * 7.1 us on this track, more than iface(1) = 5.12 us).  A read far
+ * away arrives at t1:
+ *   now:    the arm leaves at t1 (busy 0); the segment ends at X+8,
+ *           so a 512-byte read of X+8 then misses;
+ *   sector: the arm leaves when X+8 has been read, at e + s (busy
+ *           s - iface(1)); the segment holds X+8: that read hits.
+ */
+START_TEST (test_readahead_stop_sector)
+{
+  static const char *const modes[] = { "now", "sector" };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    const char *const kv[] = {
+      "overhead", "0", "readahead-stop", modes[i], NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t, one = iface (d, 512);
+    double sec;
+    struct hdd_cost c;
+
+    sec = rev_ns (d) / (double) spt;
+    ck_assert ((double) one < sec);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, x * 512 + 10 * GIB, 4096, t, &c);
+    if (i == 0)
+      ck_assert_uint_eq (c.busy_ns, 0);
+    else
+      ck_assert_msg (fabs ((double) c.busy_ns - (sec - (double) one)) < 2,
+                     "busy %" PRIu64 " ns, expected %.1f", c.busy_ns,
+                     sec - (double) one);
+    serve_at (d, IO_READ, (x + 8) * 512, 512, t + 1 * MS, &c);
+    ck_assert_msg (c.cache_hit == (i == 1), "readahead-stop=%s: X+8 %s",
+                   modes[i], c.cache_hit ? "hit" : "missed");
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* readahead-on-hit (st340014a write-through: no destage writes).  A
+ * 4K miss at X (a track's start, 1170 or so sectors) reads ahead to
+ * X+8+512 = X+520; 50 ms (six revolutions) later the segment holds
+ * [X+8, X+520) (the last 512 sectors).  A hit on X+512 costs overhead
+ * + interface either way; with readahead-on-hit=1 the arm, on X's
+ * track, then reads ahead from X+520 to X+520+512 = X+1032, on the
+ * same track: at most a revolution of rotational wait and 512/1170 of
+ * one, 12 ms.  50 ms later X+1000 is a hit; with 0 it is not.
+ */
+START_TEST (test_readahead_on_hit)
+{
+  int on;
+
+  for (on = 0; on < 2; on++) {
+    const char *const kv[] = {
+      "cache", "wt", "readahead-on-hit", on ? "1" : "0", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, x = track_start (d, &spt), t, s;
+    struct hdd_cost c;
+
+    ck_assert_uint_gt (spt, 1032);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c) + 50 * MS;
+    s = serve_at (d, IO_READ, (x + 512) * 512, 4096, t, &c);
+    ck_assert (c.cache_hit);
+    ck_assert_uint_eq (s, p->overhead + iface (d, 4096));
+    serve_at (d, IO_READ, (x + 1000) * 512, 4096, t + s + 50 * MS, &c);
+    ck_assert_msg (c.cache_hit == (on == 1), "readahead-on-hit=%d: %s", on,
+                   c.cache_hit ? "hit" : "missed");
+    if (c.cache_hit)
+      ck_assert_uint_eq (c.seek_ns + c.rot_ns, 0);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* readahead-until=, on st340014a with one segment of 4096 sectors and
+ * readahead=2M (4096 sectors), so that the track rules decide.  X is
+ * the start of a track of S sectors (about 1170; one surface: each
+ * track is a cylinder, unless surfaces=2).  Each case reads [A, A+N)
+ * from the media, waits 100 ms (twelve revolutions: the read-ahead has
+ * ended), then reads 4K at H (a hit) and at M (a miss), M being where
+ * the read-ahead ended:
+ *   size:       A=X, N=8: to X+8+4096; H = X+4096, M = X+4104.
+ *   track:      A=X, N=8: to the end of the track, M = X+S.
+ *   track:      A=X+S-8, N=8 ends the track: no read-ahead, M = X+S.
+ *   cylinder:   2 surfaces, A=X, N=8: to the end of the second
+ *               track of the cylinder, M = X+2S.
+ *   next-track: A=X, N=8: the sector after, X+8, is on X's track,
+ *               where the segment begins: to its end, M = X+S.
+ *   next-track: A=X+S-8, N=16: the sector after, X+S+8, is on the next
+ *               track, and the segment began on an earlier one: to the
+ *               end of the track after that, M = X+3S.
+ */
+START_TEST (test_readahead_until)
+{
+  static const struct {
+    const char *mode, *surfaces;
+    int64_t a_s, a, n, h_s, h, m_s, m;  /* LBA = X + _s * S + offset */
+  } cases[] = {
+    { "size", "1", 0, 0, 8, 0, 4096, 0, 4104 },
+    { "track", "1", 0, 0, 8, 1, -8, 1, 0 },
+    { "track", "1", 1, -8, 8, 1, -8, 1, 0 },
+    { "cylinder", "2", 0, 0, 8, 2, -8, 2, 0 },
+    { "next-track", "1", 0, 0, 8, 1, -8, 1, 0 },
+    { "next-track", "1", 1, -8, 16, 3, -8, 3, 0 },
+  };
+  size_t i;
+
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *const kv[] = {
+      "cache", "wt", "cache-segments", "1", "readahead", "2M",
+      "readahead-until", cases[i].mode, "surfaces", cases[i].surfaces, NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t;
+    int64_t sp;
+    struct hdd_cost c;
+
+    sp = (int64_t) spt;
+    ck_assert_uint_ge (spt, 1000);
+    t = serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].a_s * sp
+                                          + cases[i].a) * 512,
+                  (uint64_t) cases[i].n * 512, 0, &c) + 100 * MS;
+    ck_assert (!c.cache_hit);
+    t += serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].h_s * sp
+                                           + cases[i].h) * 512, 4096, t, &c);
+    ck_assert_msg (c.cache_hit, "case %zu (%s): H missed", i, cases[i].mode);
+    serve_at (d, IO_READ, (uint64_t) ((int64_t) x + cases[i].m_s * sp
+                                      + cases[i].m) * 512, 4096, t, &c);
+    ck_assert_msg (!c.cache_hit, "case %zu (%s): M hit", i, cases[i].mode);
+    hdd_free (d);
+  }
+}
+END_TEST
+
+/* read-any-free (st340014a write-through, read-ahead off, two
+ * segments of 1024 sectors).  A 4K read at X (a track's start) ends
+ * with the head at X+8 at e and completes at e + iface(1 sector).  A
+ * 4K read of X+600 arrives then; after the overhead (0.1 ms) the head
+ * is on X's track 8 + (0.1 ms + 5.12 us) / s = 8 + 14.76 sectors on
+ * (s = rev / 1170 = 7.122 us), and waits for X+600: the whole sectors
+ * X+23 .. X+599 pass under it.  With read-any-free=1 the segment keeps
+ * them: X+24 then hits, X+16 (whose X+16..X+22 it does not have)
+ * misses; with 0 X+24 misses.
+ */
+START_TEST (test_read_any_free)
+{
+  int on;
+
+  for (on = 0; on < 2; on++) {
+    const char *const kv[] = {
+      "cache", "wt", "readahead", "off", "cache-segments", "2",
+      "read-any-free", on ? "1" : "0", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    const struct hdd_params *p = hdd_params_of (d);
+    uint64_t spt, x = track_start (d, &spt), t;
+    struct hdd_cost c;
+
+    ck_assert_uint_eq (spt, 1170);
+    ck_assert_uint_eq (p->overhead, 100000);
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, (x + 600) * 512, 4096, t, &c);
+    ck_assert_uint_eq (c.seek_ns, 0);
+    serve_at (d, IO_READ, (x + 24) * 512, 4096, t + 1 * MS, &c);
+    ck_assert_msg (c.cache_hit == (on == 1), "read-any-free=%d: X+24 %s",
+                   on, c.cache_hit ? "hit" : "missed");
+    hdd_free (d);
+  }
+  {
+    const char *const kv[] = {
+      "cache", "wt", "readahead", "off", "cache-segments", "2",
+      "read-any-free", "1", NULL
+    };
+    struct hdd *d = drive ("st340014a", kv, 0, 1);
+    uint64_t spt, x = track_start (d, &spt), t;
+    struct hdd_cost c;
+
+    t = serve_at (d, IO_READ, x * 512, 4096, 0, &c);
+    t += serve_at (d, IO_READ, (x + 600) * 512, 4096, t, &c);
+    serve_at (d, IO_READ, (x + 16) * 512, 4096, t + 1 * MS, &c);
+    ck_assert (!c.cache_hit);
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* ---- through the engine: a read behind a FLUSH waits for it ---- */
 
 static unsigned ncompleted;
@@ -333,6 +852,18 @@ cache_suite (void)
   tcase_add_test (tc, test_cache_full);
   tcase_add_test (tc, test_media_writes);
   tcase_add_test (tc, test_read_hits);
+  tcase_add_test (tc, test_stream_keeps_what_it_read);
+  tcase_add_test (tc, test_stream_segment_bounded);
+  tcase_add_test (tc, test_read_hits_on_write_data);
+  tcase_add_test (tc, test_shared_write_segment_evicts);
+  tcase_add_test (tc, test_write_drops_overwritten);
+  tcase_add_test (tc, test_write_hits_need_a_segment);
+  tcase_add_test (tc, test_partial_hit_reads_the_rest);
+  tcase_add_test (tc, test_readahead_hits);
+  tcase_add_test (tc, test_readahead_stop_sector);
+  tcase_add_test (tc, test_readahead_on_hit);
+  tcase_add_test (tc, test_readahead_until);
+  tcase_add_test (tc, test_read_any_free);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
   suite_add_tcase (s, tc);
