@@ -114,6 +114,8 @@ extern int hdd_params_validate (const struct hdd_params *,
 extern const char *hdd_params_profile_name (const struct hdd_params *);
 /* The drive's capacity in bytes: what an image may hold at most. */
 extern uint64_t hdd_params_capacity (const struct hdd_params *);
+/* Whether the drive has platters (false for profile=fixed). */
+extern bool hdd_params_rotates (const struct hdd_params *);
 extern void hdd_params_print_help (FILE *fp);
 extern void hdd_params_print_values (const struct hdd_params *, FILE *fp);
 

@@ -530,6 +530,12 @@ hdd_params_capacity (const struct hdd_params *p)
   return p->capacity;
 }
 
+bool
+hdd_params_rotates (const struct hdd_params *p)
+{
+  return p->kind == KIND_MECH;
+}
+
 void
 hdd_params_print_values (const struct hdd_params *p, FILE *fp)
 {

@@ -161,6 +161,17 @@ hddsim_can_true (void *handle)
   return 1;
 }
 
+/* What the client tells its users (Linux: queue/rotational, which
+ * picks the guest's I/O scheduler defaults): a modeled drive with
+ * platters is rotational; profile=fixed has no mechanics.
+ */
+static int
+hddsim_is_rotational (void *handle)
+{
+  (void) handle;
+  return hdd_params_rotates (config.setup.hdd);
+}
+
 static int
 hddsim_can_fua (void *handle)
 {
@@ -267,7 +278,7 @@ static struct nbdkit_plugin plugin = {
   .can_trim = hddsim_can_true,
   .can_zero = hddsim_can_true,
   .can_multi_conn = hddsim_can_true,
-  .is_rotational = hddsim_can_true,
+  .is_rotational = hddsim_is_rotational,
   .can_fua = hddsim_can_fua,
   .pread = hddsim_pread,
   .pwrite = hddsim_pwrite,

@@ -110,7 +110,6 @@ START_TEST (test_data_round_trip)
     ck_assert_uint_eq (rbuf[i], 0);
   ck_assert_int_eq (nbd_trim (nbd, 4096, 3 << 20, 0), 0);
 
-  ck_assert_int_eq (nbd_is_rotational (nbd), 1);
   ck_assert_int_eq (nbd_can_multi_conn (nbd), 1);
   ck_assert_int_eq (nbd_can_fua (nbd), 1);
   ck_assert_int_eq (nbd_get_size (nbd), (int64_t) IMAGE_BYTES);
@@ -275,6 +274,33 @@ START_TEST (test_fixed_service_times)
     ck_assert_uint_eq (rows[i].done - rows[i].start, 5 * MS);
   free (rows);
   server_cleanup (&s);
+}
+END_TEST
+
+/* A drive with platters says so (Linux's queue/rotational picks the
+ * guest's I/O scheduler defaults from it); profile=fixed has none.
+ */
+START_TEST (test_is_rotational)
+{
+  static const char *const mech[] = { "profile=st340014a", NULL };
+  static const char *const fixed[] = { "profile=fixed", NULL };
+  const char *const *params[] = { mech, fixed };
+  const int want[] = { 1, 0 };
+  unsigned i;
+
+  for (i = 0; i < 2; i++) {
+    struct server s;
+    struct nbd_handle *nbd;
+
+    server_prepare (&s, IMAGE_BYTES);
+    server_start (&s, params[i]);
+    nbd = server_connect (&s);
+    ck_assert_int_eq (nbd_is_rotational (nbd), want[i]);
+    nbd_shutdown (nbd, 0);
+    nbd_close (nbd);
+    server_stop (&s, NULL);
+    server_cleanup (&s);
+  }
 }
 END_TEST
 
@@ -621,6 +647,7 @@ plugin_suite (void)
   tcase_add_test (conc, test_concurrent_two_connections);
   tcase_add_test (conc, test_concurrent_mechanical);
   tcase_add_test (conc, test_fixed_service_times);
+  tcase_add_test (data, test_is_rotational);
   tcase_add_test (conc, test_service_times_match_model);
   tcase_add_test (conc, test_flush_after_writes);
   tcase_add_loop_test (conc, test_replay_equals_live, 0, npolicies ());
