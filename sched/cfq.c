@@ -61,8 +61,10 @@
  * queue after it.
  */
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy.h"
 #include "reqtree.h"
@@ -162,6 +164,8 @@ struct cfq_data {
   struct cfq_tunables tun;
   struct cfqq_list rr;          /* queues waiting for a slice */
   struct cfqq_all all;
+  struct cfqq_all unused;       /* the pool's free queues */
+  struct cfqq *pool;
   struct cfqq *active;
   struct cfqq *preempt;         /* sync queue that asked to preempt */
   bool idling;
@@ -171,41 +175,93 @@ struct cfq_data {
   struct req_list dispatch;     /* the round handed to the "driver" */
 };
 
+/* Queues are allocated once, so that a request never waits on (or
+ * fails for) memory.  A queue is busy while it holds or has in flight
+ * one of the at most qdepth admitted requests, or is the active or the
+ * preempting queue: never more than qdepth + 2 at once.  The rest of
+ * the pool keeps idle queues' think times (cfqq_update_thinktime) for
+ * up to CFQQ_IDLE_KEPT of them, 32 connections' two classes; past that
+ * the least recently used idle queue is reused before its reap time.
+ */
+#define CFQQ_IDLE_KEPT 64
+
+static size_t
+cfqq_pool_size (const struct sched_params *params)
+{
+  return params->qdepth + 2 + CFQQ_IDLE_KEPT;
+}
+
 static void *
 cfq_create (const struct sched_params *params)
 {
   struct cfq_data *cfqd = calloc (1, sizeof *cfqd);
+  size_t i, n = cfqq_pool_size (params);
 
   if (!cfqd)
     return NULL;
+  cfqd->pool = calloc (n, sizeof *cfqd->pool);
+  if (!cfqd->pool) {
+    free (cfqd);
+    return NULL;
+  }
   sched_params_apply (params, cfq_params, &cfqd->tun);
   TAILQ_INIT (&cfqd->rr);
   TAILQ_INIT (&cfqd->dispatch);
   LIST_INIT (&cfqd->all);
+  LIST_INIT (&cfqd->unused);
+  for (i = 0; i < n; i++)
+    LIST_INSERT_HEAD (&cfqd->unused, &cfqd->pool[i], all_link);
   return cfqd;
 }
 
 static void
-cfqq_free (struct cfqq *q)
+cfqq_free (struct cfq_data *cfqd, struct cfqq *q)
 {
   LIST_REMOVE (q, all_link);
-  free (q);
+  LIST_INSERT_HEAD (&cfqd->unused, q, all_link);
 }
 
 static void
 cfq_destroy (void *data)
 {
   struct cfq_data *cfqd = data;
-  while (!LIST_EMPTY (&cfqd->all))
-    cfqq_free (LIST_FIRST (&cfqd->all));
+
+  free (cfqd->pool);
   free (cfqd);
+}
+
+static bool
+cfqq_idle (const struct cfq_data *cfqd, const struct cfqq *q)
+{
+  return q != cfqd->active && q != cfqd->preempt && !q->on_rr && q->queued == 0
+    && q->in_flight == 0;
 }
 
 static bool
 cfqq_idle_unused (const struct cfq_data *cfqd, const struct cfqq *q, uint64_t now)
 {
-  return q != cfqd->active && q != cfqd->preempt && !q->on_rr && q->queued == 0
-    && q->in_flight == 0 && now - q->last_used > CFQQ_REAP_NS;
+  return cfqq_idle (cfqd, q) && now - q->last_used > CFQQ_REAP_NS;
+}
+
+/* A queue from the pool: a free one, or else the least recently used
+ * idle one.  The pool's size (cfqq_pool_size) guarantees one of them.
+ */
+static struct cfqq *
+cfqq_alloc (struct cfq_data *cfqd)
+{
+  struct cfqq *q = LIST_FIRST (&cfqd->unused), *lru = NULL;
+
+  if (!q) {
+    LIST_FOREACH (q, &cfqd->all, all_link)
+      if (cfqq_idle (cfqd, q) && (!lru || q->last_used < lru->last_used))
+        lru = q;
+    assert (lru != NULL);
+    cfqq_free (cfqd, lru);
+    q = lru;
+  }
+  LIST_REMOVE (q, all_link);
+  memset (q, 0, sizeof *q);
+  return q;
 }
 
 /* The queue of (conn, sync), created if needed; frees stale queues on
@@ -221,13 +277,11 @@ cfqq_get (struct cfq_data *cfqd, uint32_t conn, bool sync, uint64_t now)
     if (q->conn == conn && q->sync == sync)
       found = q;
     else if (cfqq_idle_unused (cfqd, q, now))
-      cfqq_free (q);
+      cfqq_free (cfqd, q);
   }
   if (found)
     return found;
-  q = calloc (1, sizeof *q);
-  if (!q)
-    return NULL;
+  q = cfqq_alloc (cfqd);
   q->conn = conn;
   q->sync = sync;
   RB_INIT (&q->sorted);
@@ -322,12 +376,6 @@ cfq_add (void *data, struct req *r, uint64_t now)
   struct cfq_data *cfqd = data;
   struct cfqq *q = cfqq_get (cfqd, r->conn, r->sync, now);
 
-  /* Out of memory: nothing sensible to do but serve it out of turn
-   * would need a queue too; abort like any allocation failure in the
-   * engine's callers.
-   */
-  if (!q)
-    abort ();
   cfqq_update_thinktime (cfqd, q, now);
   r->policy_data = q;
   r->deadline = r->arrival + cfqq_expire (cfqd, q);

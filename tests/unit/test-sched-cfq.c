@@ -48,6 +48,30 @@ check_runs (const struct tdrv *d, size_t len)
   ck_assert_uint_ge (runs, 4);
 }
 
+/* More connections than cfq's pool of queues holds (qdepth + 2 + 64
+ * with qdepth=1), each reading once, 20 ms apart, all inside the 10 s
+ * a queue is kept for its think time: the least recently used idle
+ * queue is reused, and every read still finds the drive idle (5 ms of
+ * service and the 8 ms idle window end before the next arrival), so it
+ * is served at once and done 5 ms after it arrived.
+ */
+START_TEST (test_cfq_more_queues_than_pool)
+{
+  struct tdrv *d = fixed ();
+  uint32_t c, n = 200;
+  size_t i;
+
+  tdrv_set (d, "qdepth", "1");
+  for (c = 0; c < n; c++)
+    tdrv_at (d, c * 20 * MS, c + 1, IO_READ, c * MiB, 4 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (d->ndone, n);
+  for (i = 0; i < d->ndone; i++)
+    ck_assert_uint_eq (d->order[i]->done, d->order[i]->arrival + S);
+  tdrv_free (d);
+}
+END_TEST
+
 /* Two connections reading sequentially back to back: each slice holds
  * 100 ms / 5 ms = 20 requests (the next read arrives 1 ns after a
  * completion, inside the idle window), the queues alternate, and the
@@ -507,6 +531,7 @@ cfq_suite (void)
   TCase *tc = tcase_create ("cfq");
 
   tcase_add_test (tc, test_cfq_fair_sequential);
+  tcase_add_test (tc, test_cfq_more_queues_than_pool);
   tcase_add_test (tc, test_cfq_async_writer);
   tcase_add_test (tc, test_cfq_preempt_requeue);
   tcase_add_test (tc, test_cfq_preempt_after_slice);
