@@ -420,9 +420,11 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
     stream_stop (d, start);
     end = media (d, true, start + ov, sp, &arm, &lba, &n, NULL);
   }
+  /* The next request comes after bus_done: were the media write to
+     end sooner (an interface slower than the media: DiskSim's media
+     would wait for the data), nothing could tell. */
   bus_done = start + ov + iface_ns (d, sp.n);
-  /* The media cannot have written what has not crossed yet. */
-  d->mech_free = d->fw_end = max64 (end, bus_done);
+  d->mech_free = d->fw_end = end;
   d->fw_tail = lba + n;
   d->fw_n = sp.n;
   c->overhead_ns = ov;
