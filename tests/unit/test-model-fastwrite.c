@@ -134,6 +134,28 @@ START_TEST (test_write_hit_class)
 }
 END_TEST
 
+/* A forced-unit-access write is written through, still in the
+ * write-hit class: 25 us, then it waits for sector 20 (te + 1 ms) and
+ * ends at te + 1.8 ms, 1750 us after it arrived.
+ */
+START_TEST (test_fua_writes_through)
+{
+  const char *kv[] = { "overhead-write-hit", "20us", "overhead-write-miss",
+                       "70us", NULL };
+  struct hdd *d = test_drive_with ("1", kv);
+  uint64_t track, te = first_read (d, &track);
+  struct io io = { .op = IO_WRITE, .offset = (track + 20) * SECTOR,
+                   .length = 8 * SECTOR, .fua = true };
+  struct hdd_cost c;
+
+  hdd_idle (d, te + 50 * US);
+  ck_assert_uint_eq (hdd_serve (d, &io, te + 50 * US, &c), 1750 * US);
+  ck_assert_uint_eq (c.overhead_ns, 25 * US);
+  ck_assert (!c.cache_hit);
+  hdd_free (d);
+}
+END_TEST
+
 /* A read miss of sector 50 arriving when the write completes
  * (te + 455 us) waits for the media write (to te + 1.8 ms: 1345 us),
  * then its overhead (te + 1.805 ms), then sector 50 (te + 4 ms): read by
@@ -192,6 +214,26 @@ START_TEST (test_append_joins)
   ck_assert_uint_eq (serve_lba (d, IO_READ, track + 50, 1, t, &c),
                      3290 * US);
   ck_assert_uint_eq (c.busy_ns, 1740 * US);
+  hdd_free (d);
+}
+END_TEST
+
+/* With 8-sector segments the 8 sectors of the write still to be
+ * written fill the segment: the appending write of 28..35 cannot join
+ * (DiskSim appends while fewer than a segment's blocks are left).  It
+ * waits 1345 us, then 5 us and its data: 1750 us.
+ */
+START_TEST (test_append_bounded_by_segment)
+{
+  const char *kv[] = { "cache-size", "4K", "cache-segments", "1", NULL };
+  struct hdd *d = test_drive_with ("1", kv);
+  uint64_t track, te = first_read (d, &track), t;
+  struct hdd_cost c;
+
+  t = fast_write_20 (d, track, te);
+  ck_assert_uint_eq (serve_lba (d, IO_WRITE, track + 28, 8, t, &c),
+                     1750 * US);
+  ck_assert_uint_eq (c.busy_ns, 1345 * US);
   hdd_free (d);
 }
 END_TEST
@@ -366,9 +408,11 @@ main (void)
   tcase_add_test (tc, test_level0_waits_for_media);
   tcase_add_test (tc, test_completes_after_transfer);
   tcase_add_test (tc, test_write_hit_class);
+  tcase_add_test (tc, test_fua_writes_through);
   tcase_add_test (tc, test_read_miss_waits);
   tcase_add_test (tc, test_read_hit_waits);
   tcase_add_test (tc, test_append_joins);
+  tcase_add_test (tc, test_append_bounded_by_segment);
   tcase_add_test (tc, test_other_write_waits);
   tcase_add_test (tc, test_append_after_media_is_new);
   tcase_add_test (tc, test_flush_waits);
