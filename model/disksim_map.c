@@ -22,8 +22,11 @@
  *   Read directly to buffer            the media reads into the buffer
  *                                      and the interface follows (hddsim's
  *                                      reads: see map_interface)
- *   Maximum number of write segments, Combine seq writes, Write hit stop
- *   prefetch                           write caching only (refused)
+ *   Maximum number of write segments   one segment is dirty at a time
+ *                                      without write prebuffering (see
+ *                                      map_fast_write)
+ *   Write hit stop prefetch            a write stops the read-ahead
+ *                                      anyway
  *   the five Extradisc values          only with Extra write disconnect
  *                                      = 1 (refused)
  *   Single cylinder / Full strobe seek time, Average seek time
@@ -669,6 +672,25 @@ map_write_segments (struct out *o, const struct ds_drive *d,
              nread * (uint64_t) d->seg_size.v * SECTOR, false);
 }
 
+/* Fast write level 1 and 2: a write completes once its data is in
+ * the buffer and the media write goes on (model: fast-write=).  The
+ * number of write segments does not bound it: without write
+ * prebuffering (refused) a write waits for the media write before it
+ * takes a segment, so one segment is dirty at a time.  Appending to
+ * the media write under way needs Combine seq writes.
+ */
+static void
+map_fast_write (struct out *o, const struct ds_drive *d,
+                struct hdd_params *p)
+{
+  if (d->fast_write.v == 0)
+    return;
+  need (o, &d->combine, "Combine seq writes", 1, "with fast writes "
+        "hddsim always lets a write append to the media write under way");
+  set_param (o, p, d->fast_write.at, "Fast write level", "fast-write",
+             (uint64_t) d->fast_write.v, false);
+}
+
 static void
 map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
@@ -685,11 +707,8 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
     p->cache_size = SECTOR;
     return;
   }
-  if (d->fast_write.v != 0)
-    block (o, d->fast_write.at, "Fast write level = %g: DiskSim caches "
-           "only sequential write streams; hddsim's write-back caches any "
-           "write (model: fast write levels 1 and 2)", d->fast_write.v);
   p->cache = CACHE_WT;
+  map_fast_write (o, d, p);
   /* A read whose first blocks a segment holds reads only the rest.
      Immed transfer partial hit = 0 makes DiskSim wait for the read
      water mark before transferring, which is at most one block with

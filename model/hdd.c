@@ -42,6 +42,10 @@ struct hdd {
   uint64_t now;                 /* the latest time we were given */
   uint64_t fixed_head;          /* profile=fixed: byte offset */
   bool last_write;              /* the last read or write was a write */
+  /* fast-write: the last write's media write ends at fw_end (the arm's
+     last work while mech_free == fw_end); fw_tail is the LBA after its
+     data, fw_n its sectors. */
+  uint64_t fw_end, fw_tail, fw_n;
   struct cache cache;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy */
@@ -87,13 +91,13 @@ cmd_overhead_ns (const struct hdd *d, bool write, bool hit)
   return d->p.overhead + d->p.cmd_overhead[write][hit][d->last_write];
 }
 
-/* A write is in the "hit" class whenever write-back caching is on, as
- * in DiskSim (where fast writes decide it, not where the data goes).
+/* A write is in the "hit" class whenever write-back caching or fast
+ * writes are on, as in DiskSim (where fast writes decide it, not where the data goes).
  */
 static bool
 write_hit_class (const struct hdd *d)
 {
-  return d->p.cache == CACHE_WB;
+  return d->p.cache == CACHE_WB || d->p.fast_write != 0;
 }
 
 /* ---- placement (layout.c) ---- */
@@ -353,16 +357,94 @@ arm_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
   return t;
 }
 
+/* ---- fast-write (DiskSim's Fast write level 1 and 2) ----
+ *
+ * DiskSim (src/disksim_diskctlr.c) completes a write to the host when
+ * its last block has crossed the bus into its segment; the media write,
+ * begun after the command overhead, goes on meanwhile, and the segment
+ * stays busy until it ends.  A request arriving before then waits for
+ * it (reads too, hits included: the drive serves nothing while it
+ * writes), except a write that appends to it (starts at the block
+ * after the data being written, with fewer than a segment's blocks
+ * still to write): the media write takes it on without stopping.
+ * Level 1 lets only a write that is the drive's one pending request
+ * append, level 2 any; hddsim's drive holds one request at a time, so
+ * the two are alike.
+ */
+
+/* The fast write's media write is under way at t. */
+static bool
+fast_write_busy (const struct hdd *d, uint64_t t)
+{
+  return d->p.fast_write != 0 && d->fw_end > t && d->mech_free == d->fw_end;
+}
+
+/* A request arriving at t waits for the fast write's media write. */
+static uint64_t
+fast_write_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
+{
+  if (!fast_write_busy (d, t))
+    return t;
+  c->busy_ns += d->fw_end - t;
+  return d->fw_end;
+}
+
+/* DiskSim's BUFFER_APPEND with the segment still writing: the write
+ * starts where the data being written ends, and fewer than a segment's
+ * blocks are left to write (the last write's, a bound: the media is
+ * past its start).
+ */
+static bool
+fast_write_appends (const struct hdd *d, struct req_span sp, uint64_t t)
+{
+  uint64_t lba;
+
+  return fast_write_busy (d, t) && single_extent (d, sp, &lba)
+    && lba == d->fw_tail && d->fw_n < d->cache.seg_sectors;
+}
+
+static uint64_t
+serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
+                  struct hdd_cost *c)
+{
+  uint64_t ov = cmd_overhead_ns (d, true, true), start, bus_done, end;
+  uint64_t lba, n;
+  struct hdd_cost arm = { 0 };  /* the media's: the host does not wait */
+
+  if (fast_write_appends (d, sp, t)) {
+    start = t;
+    end = media (d, true, d->fw_end, sp, &arm, &lba, &n, NULL);
+  }
+  else {
+    start = arm_wait (d, t, c);
+    stream_stop (d, start);
+    end = media (d, true, start + ov, sp, &arm, &lba, &n, NULL);
+  }
+  /* The next request comes after bus_done: were the media write to
+     end sooner (an interface slower than the media: DiskSim's media
+     would wait for the data), nothing could tell. */
+  bus_done = start + ov + iface_ns (d, sp.n);
+  d->mech_free = d->fw_end = end;
+  d->fw_tail = lba + n;
+  d->fw_n = sp.n;
+  c->overhead_ns = ov;
+  c->xfer_ns = iface_ns (d, sp.n);
+  c->cache_hit = true;
+  return bus_done - t;
+}
+
 static uint64_t
 serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
 {
-  uint64_t cost = read_cached (d, sp, t, c), end, done, lba = 0, n = 0;
   uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false), k;
+  uint64_t cost, end, done, lba = 0, n = 0;
   struct bus_follow bus;
 
+  t = fast_write_wait (d, t, c);
+  cost = read_cached (d, sp, t, c);
   if (cost != NEVER)
-    return cost;
+    return cost + (t - t0);
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   /* A partial hit: the cached sectors go over the interface first,
@@ -458,7 +540,7 @@ serve_flush (struct hdd *d, uint64_t t, struct hdd_cost *c)
   uint64_t s;
 
   c->overhead_ns = d->p.overhead;
-  if (cached_sectors (d, t) == 0)
+  if (cached_sectors (d, t) == 0 && !fast_write_busy (d, t))
     return d->p.overhead;
   s = arm_wait (d, t, c);
   stream_stop (d, s);
@@ -487,6 +569,8 @@ static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
 {
+  if (d->p.fast_write != 0 && !r->fua && sp.n > 0)
+    return serve_fast_write (d, sp, t, c);
   if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
     return serve_media_write (d, sp, t, c);
   return serve_cached_write (d, sp, t, c);

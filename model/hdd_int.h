@@ -190,6 +190,12 @@ struct hdd_params {
                                    track before it that pass under the
                                    head while it waits (Read any free
                                    blocks) */
+  uint64_t fast_write;          /* DiskSim's Fast write level, with
+                                   cache=wt: 0 off; 1, 2: a write
+                                   completes when its data has crossed
+                                   the interface, the media write runs
+                                   on and the next request waits for
+                                   it, unless it appends (cache.h) */
 };
 
 /* ---- geometry.c ---- */

@@ -148,6 +148,11 @@ static const struct param_desc hdd_param_table[] = {
   { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
     "1: a read keeps the sectors before it on its track that pass under "
     "the head during its rotational wait" },
+  { "fast-write", PARAM_UINT, FIELD(fast_write), 0, 2, NULL,
+    "DiskSim's fast write level with cache=wt: 0 off; 1 or 2 (alike for "
+    "a drive serving one request at a time): a write completes once its "
+    "data has crossed the interface; the media write goes on, a write "
+    "appending to it joins it, any other request waits for it" },
   { NULL },
 };
 
@@ -585,6 +590,12 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
   if (p->write_hits && p->write_seg == WSEG_NONE) {
     snprintf (err, errlen, "cache-write-hits=1 with cache-write-segment="
               "none: no segment keeps written data (shared or separate)");
+    return -1;
+  }
+  if (p->fast_write != 0 && p->cache != CACHE_WT) {
+    snprintf (err, errlen, "fast-write=%" PRIu64 " needs cache=wt (cache="
+              "wb caches every write; off has no buffer to complete from)",
+              p->fast_write);
     return -1;
   }
   if (p->cache != CACHE_OFF && p->cache_size / p->cache_segments < SECTOR) {
