@@ -702,12 +702,13 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 }
 
 static void
-map_controller (struct out *o, const struct ds_drive *d)
+map_controller (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  need (o, &d->imm_read, "Immediate buffer read", 0, "hddsim has no "
-        "zero-latency reads");
-  need (o, &d->imm_write, "Immediate buffer write", 0, "hddsim has no "
-        "zero-latency writes");
+  /* Zero-latency access: mech_g1's rule, track by track (mech.c). */
+  set_word (o, p, d->imm_read.at, "Immediate buffer read",
+            "zero-latency-read", d->imm_read.v != 0 ? "1" : "0");
+  set_word (o, p, d->imm_write.at, "Immediate buffer write",
+            "zero-latency-write", d->imm_write.v != 0 ? "1" : "0");
   need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
         "before the completion");
   need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection is "
@@ -734,7 +735,7 @@ map_all (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   map_interface (o, d, p);
   map_cache (o, d, p);
   map_overheads (o, d, p);
-  map_controller (o, d);
+  map_controller (o, d, p);
 }
 
 int

@@ -190,6 +190,13 @@ struct hdd_params {
                                    track before it that pass under the
                                    head while it waits (Read any free
                                    blocks) */
+
+  /* Mechanism: zero-latency access (DiskSim's Immediate buffer read,
+   * write; docs/model.md "Zero-latency access").  Off by default.
+   */
+  uint64_t zl_read;             /* 1: a read starts at the first of its
+                                   sectors that passes under the head */
+  uint64_t zl_write;            /* 1: so does a write */
 };
 
 /* ---- geometry.c ---- */
@@ -314,6 +321,7 @@ struct mech {
   const struct seek_curve *seek;
   uint64_t write_settle, head_switch;
   uint64_t phase0;              /* platter's phase at time 0 */
+  bool zl_read, zl_write;       /* zero-latency access (mech_access) */
 };
 
 /* Where a walk stopped early, and the last track boundary before. */
@@ -343,6 +351,13 @@ struct bus_follow {
 extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
                            uint64_t t, uint64_t lba, uint64_t n,
                            struct hdd_cost *c, struct walk_stop *stop);
+/* mech_walk for a request's or a destage write's media access: with
+ * zero-latency reads (writes) each track starts at the first requested
+ * sector boundary under the head (mech.c).
+ */
+extern uint64_t mech_access (const struct mech *, struct arm *, bool write,
+                             uint64_t t, uint64_t lba, uint64_t n,
+                             struct hdd_cost *c);
 /* mech_walk for a read whose sectors follow over the interface as they
  * are read (*bus updated, track by track).
  */
