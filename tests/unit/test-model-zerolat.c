@@ -94,18 +94,20 @@ END_TEST
  * (without: wait to 11 ms, end at 14).  At 3.9 ms, the start of slot
  * 39 (the last): still inside, ends at 13.9 ms.  At 3.95 ms, inside
  * the last sector: the next boundary is past the run, so it waits for
- * slot 10 (11 ms) and ends at 14 ms.  At 0.5 ms, before the run: waits
- * for 1 ms, ends at 4 ms.
+ * slot 10 (11 ms: 7.05 ms of rotational wait) and ends at 14 ms.  At
+ * 0.5 ms, before the run: waits for 1 ms, ends at 4 ms.
  */
 START_TEST (test_part_of_track)
 {
   struct mech m = mech_of (true, false);
+  struct hdd_cost c = { 0 };
 
   ck_assert_uint_eq (access_end (&m, false, 2 * MS, 10, 30, NULL), 12 * MS);
   ck_assert_uint_eq (access_end (&m, false, 3900 * US, 10, 30, NULL),
                      13900 * US);
-  ck_assert_uint_eq (access_end (&m, false, 3950 * US, 10, 30, NULL),
+  ck_assert_uint_eq (access_end (&m, false, 3950 * US, 10, 30, &c),
                      14 * MS);
+  ck_assert_uint_eq (c.rot_ns, 7050 * US);      /* 3.95 ms to 11 ms */
   ck_assert_uint_eq (access_end (&m, false, 500 * US, 10, 30, NULL),
                      4 * MS);
   m = mech_of (false, false);
