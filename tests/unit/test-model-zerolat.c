@@ -197,6 +197,46 @@ START_TEST (test_params)
 }
 END_TEST
 
+/* The tiny drive (tests/data/disksim/, both keys 0) with Immediate
+ * buffer 'which' (read or write) = 1: the parameters it imports to.
+ */
+static struct hdd_params *
+tiny_with (const char *which)
+{
+  char dir[] = "/tmp/hddsim-test-zerolat-XXXXXX", cmd[512], path[128];
+  char err[HDD_ERRLEN];
+  struct hdd_params *p = hdd_params_new ();
+
+  ck_assert_ptr_nonnull (p);
+  ck_assert_ptr_nonnull (mkdtemp (dir));
+  snprintf (cmd, sizeof cmd, "cp -r tests/data/disksim/tiny.parv "
+            "tests/data/disksim/tiny.diskspecs tests/data/disksim/models %s "
+            "&& sed -i 's/Immediate buffer %s = 0/Immediate buffer %s = 1/' "
+            "%s/tiny.diskspecs", dir, which, which, dir);
+  ck_assert_int_eq (system (cmd), 0);
+  snprintf (path, sizeof path, "%s/tiny.parv", dir);
+  ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
+                 "%s", err);
+  snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq (system (cmd), 0);
+  return p;
+}
+
+/* The importer: Immediate buffer read/write = 1 set the keys. */
+START_TEST (test_import)
+{
+  struct hdd_params *p = tiny_with ("read");
+
+  ck_assert_uint_eq (p->zl_read, 1);
+  ck_assert_uint_eq (p->zl_write, 0);
+  hdd_params_free (p);
+  p = tiny_with ("write");
+  ck_assert_uint_eq (p->zl_read, 0);
+  ck_assert_uint_eq (p->zl_write, 1);
+  hdd_params_free (p);
+}
+END_TEST
+
 static Suite *
 zerolat_suite (void)
 {
@@ -209,6 +249,7 @@ zerolat_suite (void)
   tcase_add_test (tc, test_bus_order);
   tcase_add_test (tc, test_read_write_keys);
   tcase_add_test (tc, test_params);
+  tcase_add_test (tc, test_import);
   suite_add_tcase (s, tc);
   return s;
 }
