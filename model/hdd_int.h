@@ -191,12 +191,15 @@ struct hdd_params {
                                    head while it waits (Read any free
                                    blocks) */
 
-  /* Mechanism: zero-latency access (DiskSim's Immediate buffer read,
-   * write; docs/model.md "Zero-latency access").  Off by default.
+  /* Zero-latency access (DiskSim's Immediate buffer read, write) and
+   * the read-ahead that keeps the request (Read-ahead over requested =
+   * 0); docs/model.md "Zero-latency access".  Off by default.
    */
   uint64_t zl_read;             /* 1: a read starts at the first of its
                                    sectors that passes under the head */
   uint64_t zl_write;            /* 1: so does a write */
+  uint64_t ra_keep;             /* 1: read-ahead ends where its segment
+                                   would no longer hold the request */
 };
 
 /* ---- geometry.c ---- */

@@ -237,6 +237,42 @@ START_TEST (test_import)
 }
 END_TEST
 
+/* readahead-keep-request=1 (Read-ahead over requested = 0).
+ * st340014a: 512-sector segments, read-ahead 512 sectors.  A 4K read
+ * at X (8 sectors): read-ahead ends at X+512 (a segment past X), not
+ * X+520.  50 ms (six revolutions) later the stream is done: X is still
+ * held (a hit), X+512 was never read (a miss).  Off, the segment holds
+ * [X+8, X+520): X misses, X+512 hits.  A read of a whole segment (512
+ * sectors) reads nothing ahead with the key: X+512 misses.
+ */
+static bool
+hit_after (const char *keep, uint64_t first_len, uint64_t then)
+{
+  const char *const kv[] = { "readahead-keep-request", keep, NULL };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  const uint64_t x = 5 * GIB;
+  struct hdd_cost c;
+  uint64_t t;
+
+  t = serve_at (d, IO_READ, x, first_len, 0, &c);
+  ck_assert (!c.cache_hit);
+  serve_at (d, IO_READ, x + then * 512, 4096, t + 50 * MS, &c);
+  hdd_free (d);
+  return c.cache_hit;
+}
+
+START_TEST (test_keep_request)
+{
+  ck_assert (hit_after ("1", 4096, 0));
+  ck_assert (!hit_after ("1", 4096, 512));
+  ck_assert (!hit_after ("0", 4096, 0));
+  ck_assert (hit_after ("0", 4096, 512));
+  ck_assert (hit_after ("1", 4096, 504));
+  ck_assert (!hit_after ("1", 512 * 512, 512));
+  ck_assert (hit_after ("0", 512 * 512, 512));
+}
+END_TEST
+
 static Suite *
 zerolat_suite (void)
 {
@@ -250,6 +286,7 @@ zerolat_suite (void)
   tcase_add_test (tc, test_read_write_keys);
   tcase_add_test (tc, test_params);
   tcase_add_test (tc, test_import);
+  tcase_add_test (tc, test_keep_request);
   suite_add_tcase (s, tc);
   return s;
 }
