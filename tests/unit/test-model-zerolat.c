@@ -197,13 +197,13 @@ START_TEST (test_params)
 }
 END_TEST
 
-/* The tiny drive (tests/data/disksim/, both keys 0) with Immediate
- * buffer 'which' (read or write) = 1: the parameters it imports to.
+/* The tiny drive (tests/data/disksim/) with its diskspecs edited by
+ * the sed script 'edit': the parameters it imports to.
  */
 static struct hdd_params *
-tiny_with (const char *which)
+tiny_with (const char *edit)
 {
-  char dir[] = "/tmp/hddsim-test-zerolat-XXXXXX", cmd[512], path[128];
+  char dir[] = "/tmp/hddsim-test-zerolat-XXXXXX", cmd[768], path[128];
   char err[HDD_ERRLEN];
   struct hdd_params *p = hdd_params_new ();
 
@@ -211,8 +211,7 @@ tiny_with (const char *which)
   ck_assert_ptr_nonnull (mkdtemp (dir));
   snprintf (cmd, sizeof cmd, "cp -r tests/data/disksim/tiny.parv "
             "tests/data/disksim/tiny.diskspecs tests/data/disksim/models %s "
-            "&& sed -i 's/Immediate buffer %s = 0/Immediate buffer %s = 1/' "
-            "%s/tiny.diskspecs", dir, which, which, dir);
+            "&& sed -i '%s' %s/tiny.diskspecs", dir, edit, dir);
   ck_assert_int_eq (system (cmd), 0);
   snprintf (path, sizeof path, "%s/tiny.parv", dir);
   ck_assert_msg (hdd_params_load_profile (p, path, err, sizeof err) == 0,
@@ -222,18 +221,53 @@ tiny_with (const char *which)
   return p;
 }
 
-/* The importer: Immediate buffer read/write = 1 set the keys. */
+/* The importer: Immediate buffer read/write = 1 (tiny has both 0) set
+ * the keys.
+ */
 START_TEST (test_import)
 {
-  struct hdd_params *p = tiny_with ("read");
+  struct hdd_params *p = tiny_with ("s/Immediate buffer read = 0/"
+                                    "Immediate buffer read = 1/");
 
   ck_assert_uint_eq (p->zl_read, 1);
   ck_assert_uint_eq (p->zl_write, 0);
   hdd_params_free (p);
-  p = tiny_with ("write");
+  p = tiny_with ("s/Immediate buffer write = 0/Immediate buffer write = 1/");
   ck_assert_uint_eq (p->zl_read, 0);
   ck_assert_uint_eq (p->zl_write, 1);
   hdd_params_free (p);
+}
+END_TEST
+
+/* Read-ahead over requested (tiny: 0; 64-block segments; Maximum
+ * read-ahead 0) is consulted by DiskSim only for read-ahead modes 1-3
+ * with no Maximum read-ahead: the segment's worth, kept with the
+ * request (0) or past it (1).  Mode 4 ignores it; so does a Maximum
+ * read-ahead (32).
+ */
+#define CACHING "s/Enable caching in buffer = 0/Enable caching in buffer = 1/;"
+#define MODE(m) "s/Buffer continuous read = 0/Buffer continuous read = " #m "/;"
+
+static void
+keep_is (const char *edit, uint64_t keep, uint64_t readahead_blocks)
+{
+  struct hdd_params *p = tiny_with (edit);
+
+  ck_assert_msg (p->ra_keep == keep, "%s: readahead-keep-request=%" PRIu64,
+                 edit, p->ra_keep);
+  ck_assert_uint_eq (p->readahead, readahead_blocks * 512);
+  hdd_params_free (p);
+}
+
+START_TEST (test_import_keep)
+{
+  keep_is (CACHING MODE (3), 1, 64);
+  keep_is (CACHING MODE (1), 1, 64);
+  keep_is (CACHING MODE (3) "s/Read-ahead over requested = 0/"
+           "Read-ahead over requested = 1/", 0, 64);
+  keep_is (CACHING MODE (4), 0, 64);
+  keep_is (CACHING MODE (3) "s/Maximum read-ahead (blks) = 0/"
+           "Maximum read-ahead (blks) = 32/", 0, 32);
 }
 END_TEST
 
@@ -286,6 +320,7 @@ zerolat_suite (void)
   tcase_add_test (tc, test_read_write_keys);
   tcase_add_test (tc, test_params);
   tcase_add_test (tc, test_import);
+  tcase_add_test (tc, test_import_keep);
   tcase_add_test (tc, test_keep_request);
   suite_add_tcase (s, tc);
   return s;
