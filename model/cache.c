@@ -88,6 +88,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
   c->ra_on_hit = p->ra_on_hit != 0;
   c->ra_until = p->ra_until;
   c->read_free = p->read_free != 0;
+  c->ra_keep = p->ra_keep != 0;
   if (p->cache != CACHE_OFF) {
     c->seg_sectors = p->cache_size / p->cache_segments / SECTOR;
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
@@ -307,7 +308,10 @@ cyl_end (const struct geom *g, uint64_t lba)
 }
 
 /* Where read-ahead after a read of [lba, lba+n) ends, its segment
- * beginning at seg_start.
+ * beginning at seg_start.  readahead-keep-request=1 (DiskSim's Read-ahead
+ * over requested = 0, which it applies only to a read-ahead sized by
+ * the segment): the segment keeps the request, so read-ahead ends a
+ * segment past its first sector, or at once if the request fills it.
  */
 static uint64_t
 ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
@@ -319,6 +323,8 @@ ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
 
   if (e >= c->drive_sectors)
     return c->drive_sectors;
+  if (c->ra_keep)
+    lim = n >= c->seg_sectors ? e : min64 (lim, lba + c->seg_sectors);
   switch (c->ra_until) {
   case RAUNTIL_TRACK:
     lim = min64 (lim, track_end (g, e - 1));

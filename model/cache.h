@@ -51,6 +51,7 @@ struct cache {
   bool ra_on_hit;               /* readahead-on-hit */
   int ra_until;                 /* enum ra_until */
   bool read_free;               /* read-any-free */
+  bool ra_keep;                 /* readahead-keep-request */
   struct cache_seg wseg;        /* cache-write-segment=separate's */
   /* The write cache.  An estimate's copy shares the drive's dirty set
    * and gives it back unchanged (cache_lend, cache_return).

@@ -604,6 +604,27 @@ set_word (struct out *o, struct hdd_params *p, struct dsp_where at,
     block (o, at, "%s: as hddsim's %s", dskey, err);
 }
 
+/* Read-ahead over requested: DiskSim consults it only for a read-ahead
+ * of modes 1-3 sized by the segment (Maximum read-ahead = 0): 0 keeps
+ * the request in the segment, the read-ahead ending a segment past the
+ * request's first block; 1 lets it run a segment past the request's
+ * end.  Elsewhere (mode 4, a Maximum read-ahead) it changes nothing.
+ * -1 drops the request's blocks from the segment once sent.
+ */
+static void
+map_keep_request (struct out *o, const struct ds_drive *d,
+                  struct hdd_params *p, bool consulted)
+{
+  if (d->ra_over.v < 0) {
+    block (o, d->ra_over.at, "Read-ahead over requested = %g: dropping the "
+           "request's data from its segment is not modelled", d->ra_over.v);
+    return;
+  }
+  set_word (o, p, d->ra_over.at, "Read-ahead over requested",
+            "readahead-keep-request",
+            consulted && d->ra_over.v == 0 ? "1" : "0");
+}
+
 static void
 map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
@@ -622,12 +643,12 @@ map_readahead (struct out *o, const struct ds_drive *d, struct hdd_params *p)
     p->readahead = 0;
   else if (mode < sizeof until / sizeof until[0]
            && d->cont_read.v == (double) mode) {
-    p->readahead = mode == 4 ? (uint64_t) d->seg_size.v * SECTOR
-                             : (uint64_t) d->ra_max.v * SECTOR;
+    /* Modes 1-3: Maximum read-ahead, or 0 for a segment's worth. */
+    bool by_seg = mode == 4 || d->ra_max.v == 0;
+    p->readahead = (uint64_t) (by_seg ? d->seg_size.v : d->ra_max.v) * SECTOR;
     set_word (o, p, d->cont_read.at, "Buffer continuous read",
               "readahead-until", until[mode]);
-    need (o, &d->ra_over, "Read-ahead over requested", 1, "hddsim's "
-          "read-ahead may push the requested data out of the segment (1)");
+    map_keep_request (o, d, p, mode != 4 && by_seg);
   }
   else
     block (o, d->cont_read.at, "Buffer continuous read = %g: not one of "
@@ -721,12 +742,13 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 }
 
 static void
-map_controller (struct out *o, const struct ds_drive *d)
+map_controller (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  need (o, &d->imm_read, "Immediate buffer read", 0, "hddsim has no "
-        "zero-latency reads");
-  need (o, &d->imm_write, "Immediate buffer write", 0, "hddsim has no "
-        "zero-latency writes");
+  /* Zero-latency access: mech_g1's rule, track by track (mech.c). */
+  set_word (o, p, d->imm_read.at, "Immediate buffer read",
+            "zero-latency-read", d->imm_read.v != 0 ? "1" : "0");
+  set_word (o, p, d->imm_write.at, "Immediate buffer write",
+            "zero-latency-write", d->imm_write.v != 0 ? "1" : "0");
   need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
         "before the completion");
   need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection is "
@@ -753,7 +775,7 @@ map_all (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   map_interface (o, d, p);
   map_cache (o, d, p);
   map_overheads (o, d, p);
-  map_controller (o, d);
+  map_controller (o, d, p);
 }
 
 int

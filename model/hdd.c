@@ -168,7 +168,7 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   if (!cache_destage_next (&d->cache, d->head_lba, &piece))
     return t;
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
-  t = mech_walk (&d->mech, &a, true, t, piece.lba, piece.n, c, NULL);
+  t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
   set_arm (d, &a, piece.lba + piece.n);
   d->cache.inflight = piece.n;
   cache_mark_clean (&d->cache, piece.lba, piece.n);
@@ -238,7 +238,7 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     if (bus)
       t = mech_walk_bus (&d->mech, &a, t, lba, n, c, bus);
     else
-      t = mech_walk (&d->mech, &a, write, t, lba, n, c, NULL);
+      t = mech_access (&d->mech, &a, write, t, lba, n, c);
     set_arm (d, &a, lba + n);
     if (write)
       cache_write_done (&d->cache, lba, n);
@@ -695,6 +695,7 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     .g = &d->lay->g, .seek = &d->lay->seek,
     .write_settle = d->p.write_settle, .head_switch = d->p.head_switch,
     .phase0 = splitmix64 (seed) % NS_PER_MIN,
+    .zl_read = d->p.zl_read != 0, .zl_write = d->p.zl_write != 0,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
     return -1;

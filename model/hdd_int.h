@@ -196,6 +196,16 @@ struct hdd_params {
                                    the interface, the media write runs
                                    on and the next request waits for
                                    it, unless it appends (cache.h) */
+
+  /* Zero-latency access (DiskSim's Immediate buffer read, write) and
+   * the read-ahead that keeps the request (Read-ahead over requested =
+   * 0); docs/model.md "Zero-latency access".  Off by default.
+   */
+  uint64_t zl_read;             /* 1: a read starts at the first of its
+                                   sectors that passes under the head */
+  uint64_t zl_write;            /* 1: so does a write */
+  uint64_t ra_keep;             /* 1: read-ahead ends where its segment
+                                   would no longer hold the request */
 };
 
 /* ---- geometry.c ---- */
@@ -320,6 +330,7 @@ struct mech {
   const struct seek_curve *seek;
   uint64_t write_settle, head_switch;
   uint64_t phase0;              /* platter's phase at time 0 */
+  bool zl_read, zl_write;       /* zero-latency access (mech_access) */
 };
 
 /* Where a walk stopped early, and the last track boundary before. */
@@ -349,6 +360,13 @@ struct bus_follow {
 extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
                            uint64_t t, uint64_t lba, uint64_t n,
                            struct hdd_cost *c, struct walk_stop *stop);
+/* mech_walk for a request's or a destage write's media access: with
+ * zero-latency reads (writes) each track starts at the first requested
+ * sector boundary under the head (mech.c).
+ */
+extern uint64_t mech_access (const struct mech *, struct arm *, bool write,
+                             uint64_t t, uint64_t lba, uint64_t n,
+                             struct hdd_cost *c);
 /* mech_walk for a read whose sectors follow over the interface as they
  * are read (*bus updated, track by track).
  */

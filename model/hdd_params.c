@@ -153,6 +153,16 @@ static const struct param_desc hdd_param_table[] = {
     "a drive serving one request at a time): a write completes once its "
     "data has crossed the interface; the media write goes on, a write "
     "appending to it joins it, any other request waits for it" },
+  /* Zero-latency access; read-ahead keeping the request (docs/model.md
+     "Zero-latency access"). */
+  { "zero-latency-read", PARAM_UINT, FIELD(zl_read), 0, 1, NULL,
+    "1: a read starts on each track at the first of its sectors to pass "
+    "under the head, and takes those before it when they come round" },
+  { "zero-latency-write", PARAM_UINT, FIELD(zl_write), 0, 1, NULL,
+    "1: a write (and a destage write) does the same" },
+  { "readahead-keep-request", PARAM_UINT, FIELD(ra_keep), 0, 1, NULL,
+    "1: read-ahead ends a segment past the request's first sector, so the "
+    "segment still holds the request (none when the request fills it)" },
   { NULL },
 };
 

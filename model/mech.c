@@ -42,28 +42,80 @@ bus_track (struct bus_follow *bus, const struct geom *g, uint64_t spt,
                      end + bus->sector_ns);
 }
 
+/* Zero-latency access (DiskSim's Immediate buffer read/write): the
+ * head, landing inside the track's run of requested sectors, starts at
+ * the next sector boundary rather than waiting for the first one,
+ * reads to the run's end, and takes the sectors before the landing
+ * point when they come round: the track's part of the request then
+ * ends one revolution after that boundary.  Returns j, the requested
+ * sectors before the landing point (1 <= j < cnt), and *wj the wait
+ * for its boundary; 0 when landing there gains nothing (the head is
+ * before the first sector, or on or past the last one's start, as
+ * DiskSim's mech_g1 tests it), so the ordinary wait stands.
+ */
+static uint64_t
+zl_landing (const struct mech *m, uint64_t at, const struct loc *l,
+            uint64_t cnt, uint64_t wait, uint64_t *wj)
+{
+  uint64_t passed, j;
+
+  if (wait == 0 || cnt < 2)
+    return 0;
+  /* wait covers spt - j sectors and part of one more. */
+  passed = rot_sectors_in (m->g->rpm, l->spt, wait);
+  if (passed >= l->spt)
+    return 0;
+  j = l->spt - passed;
+  if (j >= cnt)
+    return 0;
+  *wj = rot_wait (m->g->rpm, m->phase0, at, l->slot + j, l->spt);
+  return *wj < wait ? j : 0;
+}
+
+/* The interface after a zero-latency track: it takes sectors in LBA
+ * order, so the j read last (from the track's first requested sector,
+ * spt - j sectors after ts) go first, as they are read, and the other
+ * cnt - j, read before them, follow at once.
+ */
+static void
+bus_track_zl (struct bus_follow *bus, const struct geom *g, uint64_t spt,
+              uint64_t ts, uint64_t end, uint64_t cnt, uint64_t j)
+{
+  bus_track (bus, g, spt, ts + rot_sectors_ns (g->rpm, spt, spt - j), end,
+             j);
+  bus->done = max64 (bus->done, end) + (cnt - j) * bus->sector_ns;
+}
+
 /* The first track's positioning is the request's seek and rotational
  * wait; later ones (switches hidden, or not, by skew) count as
- * transfer.
+ * transfer.  zl: zero-latency access on every track (never with a
+ * stop: the read-ahead stream reads in LBA order).
  */
 static uint64_t
 walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
       uint64_t lba, uint64_t n, struct hdd_cost *c, struct walk_stop *stop,
-      struct bus_follow *bus)
+      struct bus_follow *bus, bool zl)
 {
   uint64_t did = 0;
   bool first = true;
 
   while (did < n) {
     struct loc l;
-    uint64_t cnt, dist, pos, wait, x, ts;
+    uint64_t cnt, dist, pos, wait, x, ts, j = 0, wj = 0;
 
     geom_locate (m->g, lba + did, &l);
     cnt = min64 (n - did, l.run);
     pos = position_ns (m, a, &l, write, &dist);
     wait = rot_wait (m->g->rpm, m->phase0, t + pos, l.slot, l.spt);
+    if (zl)
+      j = zl_landing (m, t + pos, &l, cnt, wait, &wj);
+    if (j) {
+      wait = wj;
+      x = rot_sectors_ns (m->g->rpm, l.spt, l.spt);
+    }
+    else
+      x = rot_sectors_ns (m->g->rpm, l.spt, cnt);
     ts = t + pos + wait;
-    x = rot_sectors_ns (m->g->rpm, l.spt, cnt);
     if (stop && ts + x > stop->at) {
       uint64_t k = 0;
       if (stop->at > ts) {
@@ -88,7 +140,9 @@ walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
         c->xfer_ns += pos + wait;
       c->xfer_ns += x;
     }
-    if (bus && cnt > 0)
+    if (bus && j)
+      bus_track_zl (bus, m->g, l.spt, ts, ts + x, cnt, j);
+    else if (bus && cnt > 0)
       bus_track (bus, m->g, l.spt, ts, ts + x, cnt);
     first = false;
     t = ts + x;
@@ -112,7 +166,15 @@ mech_walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
            uint64_t lba, uint64_t n, struct hdd_cost *c,
            struct walk_stop *stop)
 {
-  return walk (m, a, write, t, lba, n, c, stop, NULL);
+  return walk (m, a, write, t, lba, n, c, stop, NULL, false);
+}
+
+uint64_t
+mech_access (const struct mech *m, struct arm *a, bool write, uint64_t t,
+             uint64_t lba, uint64_t n, struct hdd_cost *c)
+{
+  return walk (m, a, write, t, lba, n, c, NULL, NULL,
+               write ? m->zl_write : m->zl_read);
 }
 
 uint64_t
@@ -120,5 +182,5 @@ mech_walk_bus (const struct mech *m, struct arm *a, uint64_t t,
                uint64_t lba, uint64_t n, struct hdd_cost *c,
                struct bus_follow *bus)
 {
-  return walk (m, a, false, t, lba, n, c, NULL, bus);
+  return walk (m, a, false, t, lba, n, c, NULL, bus, m->zl_read);
 }

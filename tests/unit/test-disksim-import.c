@@ -653,9 +653,7 @@ START_TEST (test_refusals)
            "Scale for delays = 1: controller overheads are not modelled");
   refused ("tiny.diskspecs", "Fast write level = 0", "Fast write level = 1",
            "Fast write level = 1: write-back without caching");
-  refused ("tiny.diskspecs", "Immediate buffer read = 0",
-           "Immediate buffer read = 1", "Immediate buffer read = 1: hddsim "
-           "has no zero-latency reads");
+  /* (Immediate buffer read/write import: test-model-zerolat.c.) */
   refused ("models/tiny.model", "Access time type = trackSwitchPlusRotation",
            "Access time type = averageRotation",
            "Access time type = averageRotation: hddsim models seeks");
