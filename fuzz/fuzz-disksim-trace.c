@@ -13,8 +13,6 @@
 /* Enough requests to cover the loop; a longer input only repeats it. */
 #define REPLAY_MAX 256
 
-static const struct engine_hooks no_hooks = { NULL, NULL };
-
 struct loop {
   long n;
   uint64_t last_done;
@@ -42,34 +40,23 @@ void
 fuzz_one (const char *path)
 {
   char err[SETUP_ERRLEN];
-  struct setup s;
-  struct hdd *d;
-  struct engine *e;
+  struct fuzz_fixed f;
   struct ds_trace *t;
   struct loop l = { 0, 0 };
   long n;
 
-  setup_init (&s);
-  fuzz_assert (setup_set (&s, "profile", "fixed", err, sizeof err) == 0
-               && setup_set (&s, "service", "1ms", err, sizeof err) == 0
-               && setup_finish (&s, err, sizeof err) == 0, "%s", err);
-  d = hdd_new (s.hdd, FUZZ_IMAGE_BYTES, s.seed, err, sizeof err);
-  fuzz_assert (d != NULL, "%s", err);
-  e = engine_new (d, s.policy, &s.sched, &no_hooks, NULL);
-  fuzz_assert (e != NULL, "engine_new failed");
+  fuzz_fixed_open (&f);
   t = ds_trace_open (path, FUZZ_IMAGE_BYTES, err, sizeof err);
   if (!t)
     fuzz_assert (strncmp (err, path, strlen (path)) == 0,
                  "the message does not name the file: %s", err);
   else {
-    n = ds_replay (t, e, completed, &l, err, sizeof err);
+    n = ds_replay (t, f.engine, completed, &l, err, sizeof err);
     /* -1 also when completed() stopped the loop at REPLAY_MAX. */
     if (n < 0 && l.n < REPLAY_MAX)
       fuzz_assert (strncmp (err, path, strlen (path)) == 0,
                    "the message does not name the file: %s", err);
     ds_trace_close (t);
   }
-  engine_free (e);
-  hdd_free (d);
-  setup_free (&s);
+  fuzz_fixed_close (&f);
 }

@@ -23,26 +23,16 @@ by_arrival (const void *a, const void *b)
   return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static const struct engine_hooks no_hooks = { NULL, NULL };
-
 static void
 replay (struct trace_row *rows, long n)
 {
-  char err[SETUP_ERRLEN];
   struct req reqs[REPLAY_ROWS] = { 0 };
-  struct setup s;
-  struct hdd *d;
+  struct fuzz_fixed f;
   struct engine *e;
   long i;
 
-  setup_init (&s);
-  fuzz_assert (setup_set (&s, "profile", "fixed", err, sizeof err) == 0
-               && setup_set (&s, "service", "1ms", err, sizeof err) == 0
-               && setup_finish (&s, err, sizeof err) == 0, "%s", err);
-  d = hdd_new (s.hdd, FUZZ_IMAGE_BYTES, s.seed, err, sizeof err);
-  fuzz_assert (d != NULL, "%s", err);
-  e = engine_new (d, s.policy, &s.sched, &no_hooks, NULL);
-  fuzz_assert (e != NULL, "engine_new failed");
+  fuzz_fixed_open (&f);
+  e = f.engine;
   if (n > REPLAY_ROWS)
     n = REPLAY_ROWS;
   qsort (rows, (size_t) n, sizeof *rows, by_arrival);
@@ -63,9 +53,7 @@ replay (struct trace_row *rows, long n)
                  && reqs[i].start <= reqs[i].done,
                  "row of line %lu: arrival, start, done out of order",
                  rows[i].line);
-  engine_free (e);
-  hdd_free (d);
-  setup_free (&s);
+  fuzz_fixed_close (&f);
 }
 
 void

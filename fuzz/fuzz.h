@@ -43,4 +43,17 @@ extern void fuzz_drive (const struct hdd_params *p, uint64_t seed);
 /* The same requests through the engine with s's policy and tunables. */
 extern void fuzz_engine (const struct setup *s);
 
+/* An engine on profile=fixed service=1ms (a drive of the smallest
+ * image), for the trace harnesses: the drive has harnesses of its own,
+ * and a mechanical one costs a seek-curve fit per input.
+ */
+struct engine;
+struct fuzz_fixed {
+  struct setup setup;
+  struct hdd *hdd;
+  struct engine *engine;
+};
+extern void fuzz_fixed_open (struct fuzz_fixed *);
+extern void fuzz_fixed_close (struct fuzz_fixed *);
+
 #endif /* HDDSIM_FUZZ_H */

@@ -163,3 +163,29 @@ main (int argc, char **argv)
     fuzz_one (argv[i]);
   return EXIT_SUCCESS;
 }
+
+void
+fuzz_fixed_open (struct fuzz_fixed *f)
+{
+  char err[SETUP_ERRLEN];
+
+  setup_init (&f->setup);
+  fuzz_assert (setup_set (&f->setup, "profile", "fixed", err, sizeof err) == 0
+               && setup_set (&f->setup, "service", "1ms", err,
+                             sizeof err) == 0
+               && setup_finish (&f->setup, err, sizeof err) == 0, "%s", err);
+  f->hdd = hdd_new (f->setup.hdd, FUZZ_IMAGE_BYTES, f->setup.seed, err,
+                    sizeof err);
+  fuzz_assert (f->hdd != NULL, "%s", err);
+  f->engine = engine_new (f->hdd, f->setup.policy, &f->setup.sched,
+                          &no_hooks, NULL);
+  fuzz_assert (f->engine != NULL, "engine_new failed");
+}
+
+void
+fuzz_fixed_close (struct fuzz_fixed *f)
+{
+  engine_free (f->engine);
+  hdd_free (f->hdd);
+  setup_free (&f->setup);
+}

@@ -16,54 +16,7 @@
 #include "../../model/hdd_int.h"
 #include "run-suite.h"
 
-#define DATA "tests/data/disksim/"
-
-static char tmpdir[] = "/tmp/hddsim-test-dscache-XXXXXX";
-
-static void
-setup (void)
-{
-  char sub[600];
-
-  ck_assert_ptr_nonnull (mkdtemp (tmpdir));
-  snprintf (sub, sizeof sub, "%s/models", tmpdir);
-  ck_assert_int_eq (mkdir (sub, 0700), 0);
-}
-
-static void
-teardown (void)
-{
-  char cmd[600];
-
-  snprintf (cmd, sizeof cmd, "rm -rf %s", tmpdir);
-  ck_assert_int_eq (system (cmd), 0);
-  strcpy (tmpdir, "/tmp/hddsim-test-dscache-XXXXXX");
-}
-
-static char *
-slurp (const char *path)
-{
-  FILE *fp = fopen (path, "r");
-  char *buf = malloc (1 << 16);
-  size_t n;
-
-  ck_assert_ptr_nonnull (fp);
-  ck_assert_ptr_nonnull (buf);
-  n = fread (buf, 1, (1 << 16) - 1, fp);
-  buf[n] = '\0';
-  fclose (fp);
-  return buf;
-}
-
-static void
-spit (const char *path, const char *text)
-{
-  FILE *fp = fopen (path, "w");
-
-  ck_assert_ptr_nonnull (fp);
-  fputs (text, fp);
-  fclose (fp);
-}
+#include "test-disksim-files.h"
 
 /* Replace the line starting "  KEY = " by "  KEY = VALUE,". */
 static char *
