@@ -252,6 +252,8 @@ extern void geom_locate (const struct geom *, uint64_t lba, struct loc *);
 extern uint64_t geom_track_lba (const struct geom *, uint64_t cyl,
                                 uint64_t head);
 extern unsigned geom_zone_of_cyl (const struct geom *, uint64_t cyl);
+/* The first LBA after lba's track (spares and slips accounted). */
+extern uint64_t geom_track_end (const struct geom *, uint64_t lba);
 /* Skew times actually used (auto values resolved), in ns. */
 extern uint64_t geom_track_skew_ns (const struct hdd_params *);
 extern uint64_t geom_cyl_skew_ns (const struct hdd_params *);

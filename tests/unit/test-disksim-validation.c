@@ -1,5 +1,7 @@
-/* hddsim: unit tests of an imported DiskSim drive against times worked
- * out by hand from its parameters: the HP C2490A of DiskSim 4.0's
+/* hddsim: unit tests of DiskSim validation findings: where a track
+ * ends in LBA order when it has spares and slips (geom_track_end, for
+ * read-ahead that stops at a track's end), and an imported DiskSim
+ * drive against times worked out by hand from its parameters: the HP C2490A of DiskSim 4.0's
  * validation set (tests/data/disksim/hp_c2490a.*), the one drive that
  * imports fully.  Each expected time is also what DiskSim 4.0 itself
  * gives for the same requests (a validate trace of them, built and run
@@ -23,10 +25,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
 #include "../../model/hdd.h"
+#include "../../model/hdd_int.h"
 #include "test-units.h"
 #include "run-suite.h"
 
@@ -158,11 +162,103 @@ START_TEST (test_sequential_write_through)
 }
 END_TEST
 
+/* A geometry from "key=value" strings, 2 surfaces, 'sectors' LBAs. */
+static void
+geom_from (struct geom *g, struct hdd_params *p, uint64_t sectors,
+           const char *const *kv)
+{
+  char err[HDD_ERRLEN], key[64];
+  unsigned i;
+
+  ck_assert_int_eq (hdd_params_set (p, "surfaces", "2", err, sizeof err), 0);
+  for (i = 0; kv[i]; i++) {
+    const char *eq = strchr (kv[i], '=');
+    snprintf (key, sizeof key, "%.*s", (int) (eq - kv[i]), kv[i]);
+    ck_assert_msg (hdd_params_set (p, key, eq + 1, err, sizeof err) == 0,
+                   "%s", err);
+  }
+  p->capacity = sectors * SECTOR;
+  ck_assert_msg (geom_init (g, p, err, sizeof err) == 0, "%s", err);
+}
+
+/* One spare sector at the end of every track (DiskSim's "sectors per
+ * track" sparing, as the DEC RZ26's): 10 slots, 9 LBAs a track, so
+ * LBA 0-8 on track 0, 9-17 on track 1; 5 cylinders x 2 surfaces x 9 =
+ * 90 LBAs.  With 4 LBA positions empty at the zone's front (DiskSim's
+ * "Empty space at zone front"), LBA 0 is track 0's fifth position: 0-4
+ * on track 0, 5-13 on track 1.  Without spares, a track is its slots.
+ */
+START_TEST (test_track_end_spare_per_track)
+{
+  const char *const kv[] = { "zone-table=0-4:10:spares=1", "sparing=track",
+                             NULL };
+  const char *const empty[] = { "zone-table=0-4:10:empty=4:spares=1",
+                                 "sparing=track", NULL };
+  const char *const plain[] = { "zone-table=0-4:10", NULL };
+  struct hdd_params *p = hdd_params_new ();
+  struct geom g;
+
+  geom_from (&g, p, 90, kv);
+  ck_assert_uint_eq (geom_track_end (&g, 0), 9);
+  ck_assert_uint_eq (geom_track_end (&g, 8), 9);
+  ck_assert_uint_eq (geom_track_end (&g, 9), 18);
+  ck_assert_uint_eq (geom_track_end (&g, 89), 90);
+  hdd_params_free (p);
+  p = hdd_params_new ();
+  geom_from (&g, p, 86, empty);
+  ck_assert_uint_eq (geom_track_end (&g, 0), 5);
+  ck_assert_uint_eq (geom_track_end (&g, 4), 5);
+  ck_assert_uint_eq (geom_track_end (&g, 5), 14);
+  hdd_params_free (p);
+  p = hdd_params_new ();
+  geom_from (&g, p, 100, plain);
+  ck_assert_uint_eq (geom_track_end (&g, 0), 10);
+  ck_assert_uint_eq (geom_track_end (&g, 15), 20);
+  hdd_params_free (p);
+}
+END_TEST
+
+/* sparing=range, 2 cylinders a range, 3 spares a range, slips at
+ * physical 5, 40 and 50 (2 surfaces, cylinders 0-4 of 10 sectors).
+ * Track 0 (physical 0-9) holds LBAs 0-4 and, past the slip at 5,
+ * 5-8 at 6-9: it ends at 9.  Range 0's last track (physical 30-39)
+ * holds LBAs 29-36 at 30-37; 38 and 39 are spares: it ends at 37.
+ * Range 1 slips its first sector (40): LBAs 37-45 at 41-49, then
+ * 46-54 at 51-59 past the slip at 50; the last LBA is 93.
+ */
+START_TEST (test_track_end_slips_and_spares)
+{
+  const char *const kv[] = {
+    "zone-table=0-4:10:spares=3", "sparing=range", "sparing-range=2",
+    "slips=0:50,0:5,0:40", NULL
+  };
+  struct hdd_params *p = hdd_params_new ();
+  struct geom g;
+
+  geom_from (&g, p, 94, kv);
+  ck_assert_uint_eq (geom_track_end (&g, 0), 9);
+  ck_assert_uint_eq (geom_track_end (&g, 4), 9);
+  ck_assert_uint_eq (geom_track_end (&g, 5), 9);
+  ck_assert_uint_eq (geom_track_end (&g, 29), 37);
+  ck_assert_uint_eq (geom_track_end (&g, 36), 37);
+  ck_assert_uint_eq (geom_track_end (&g, 37), 46);
+  ck_assert_uint_eq (geom_track_end (&g, 45), 46);
+  ck_assert_uint_eq (geom_track_end (&g, 46), 55);
+  ck_assert_uint_eq (geom_track_end (&g, 93), 94);
+  hdd_params_free (p);
+}
+END_TEST
+
 static Suite *
 validation_suite (void)
 {
   Suite *s = suite_create ("disksim-validation");
+  TCase *tg = tcase_create ("track end");
   TCase *tc = tcase_create ("hp_c2490a");
+
+  tcase_add_test (tg, test_track_end_spare_per_track);
+  tcase_add_test (tg, test_track_end_slips_and_spares);
+  suite_add_tcase (s, tg);
 
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_read_miss_bus_bound);
