@@ -236,7 +236,11 @@ struct loc {
   unsigned zone;
   uint64_t cyl;
   uint64_t head;
-  uint64_t sector;              /* logical index on its track */
+  uint64_t sector;              /* index on its track: logical, or in
+                                   an explicit zone table the physical
+                                   slot before skew (spares and slips
+                                   count; geom_track_end for where the
+                                   track's LBAs end) */
   uint64_t slot;                /* angular slot (sector + skew) mod spt */
   uint64_t spt;
   /* LBAs from this one on consecutive slots of this track (a slip,
