@@ -443,21 +443,16 @@ locate_explicit (const struct geom *g, uint64_t lba, struct loc *l)
   l->slot = angle % zn->spt;
 }
 
-/* The first LBA on or past the track (inverse of the mapping without
- * defects: physical order follows LBA order).
+/* The first LBA of zone zn from 'lo' (relative to the zone) on whose
+ * physical track index is at least 'want' (inverse of the mapping
+ * without defects: physical order follows LBA order).
  */
 static uint64_t
-track_lba_explicit (const struct geom *g, uint64_t cyl, uint64_t head)
+first_lba_on_track (const struct geom *g, const struct zone *zn,
+                    uint64_t lo, uint64_t want)
 {
-  unsigned z = geom_zone_of_cyl (g, cyl);
-  const struct zone *zn = &g->zones[z];
-  uint64_t crel, want, lo = 0, hi = zn->nsect, run;
+  uint64_t hi = zn->nsect, run;
 
-  if (cyl < zn->first_cyl)
-    return zn->first_lba;
-  crel = min_u64 (cyl - zn->first_cyl, zn->ncyl - 1);
-  /* head_of is its own inverse. */
-  want = crel * g->surfaces + head_of (g, zn->first_cyl + crel, crel, head);
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
     if (zone_phys (g, zn, mid + zn->empty, &run) / zn->spt < want)
@@ -466,6 +461,48 @@ track_lba_explicit (const struct geom *g, uint64_t cyl, uint64_t head)
       hi = mid;
   }
   return zn->first_lba + lo;
+}
+
+/* The first LBA on or past the track. */
+static uint64_t
+track_lba_explicit (const struct geom *g, uint64_t cyl, uint64_t head)
+{
+  unsigned z = geom_zone_of_cyl (g, cyl);
+  const struct zone *zn = &g->zones[z];
+  uint64_t crel, want;
+
+  if (cyl < zn->first_cyl)
+    return zn->first_lba;
+  crel = min_u64 (cyl - zn->first_cyl, zn->ncyl - 1);
+  /* head_of is its own inverse. */
+  want = crel * g->surfaces + head_of (g, zn->first_cyl + crel, crel, head);
+  return first_lba_on_track (g, zn, 0, want);
+}
+
+/* The first LBA after lba's track, in LBA order.  A track of an
+ * explicit table holds fewer LBAs than slots when it has spares or
+ * slips, and loc.sector is the physical slot index there (as
+ * DiskSim's), so it is found from the mapping, not from spt.  A
+ * defect's replacement elsewhere does not move where its own track
+ * ends.
+ */
+uint64_t
+geom_track_end (const struct geom *g, uint64_t lba)
+{
+  const struct zone *zn;
+  uint64_t rel, run, tr;
+  struct loc l;
+
+  if (lba >= g->sectors)
+    return g->sectors;
+  if (!g->explicit) {
+    geom_locate (g, lba, &l);
+    return lba - l.sector + l.spt;
+  }
+  zn = &g->zones[zone_of_lba (g, lba)];
+  rel = lba - zn->first_lba;
+  tr = zone_phys (g, zn, rel + zn->empty, &run) / zn->spt;
+  return first_lba_on_track (g, zn, rel + 1, tr + 1);
 }
 
 static int

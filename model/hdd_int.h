@@ -252,7 +252,11 @@ struct loc {
   unsigned zone;
   uint64_t cyl;
   uint64_t head;
-  uint64_t sector;              /* logical index on its track */
+  uint64_t sector;              /* index on its track: logical, or in
+                                   an explicit zone table the physical
+                                   slot before skew (spares and slips
+                                   count; geom_track_end for where the
+                                   track's LBAs end) */
   uint64_t slot;                /* angular slot (sector + skew) mod spt */
   uint64_t spt;
   /* LBAs from this one on consecutive slots of this track (a slip,
@@ -268,6 +272,8 @@ extern void geom_locate (const struct geom *, uint64_t lba, struct loc *);
 extern uint64_t geom_track_lba (const struct geom *, uint64_t cyl,
                                 uint64_t head);
 extern unsigned geom_zone_of_cyl (const struct geom *, uint64_t cyl);
+/* The first LBA after lba's track (spares and slips accounted). */
+extern uint64_t geom_track_end (const struct geom *, uint64_t lba);
 /* Skew times actually used (auto values resolved), in ns. */
 extern uint64_t geom_track_skew_ns (const struct hdd_params *);
 extern uint64_t geom_cyl_skew_ns (const struct hdd_params *);
