@@ -285,10 +285,9 @@ cache_stream_reached (struct cache *c, uint64_t t, struct arm *a)
 static uint64_t
 track_end (const struct geom *g, uint64_t lba)
 {
-  struct loc l;
-
-  geom_locate (g, lba, &l);
-  return lba - l.sector + l.spt;
+  /* Not lba - sector + spt: in an explicit zone table the sector is
+     the physical slot, and spares and slips hold no LBA. */
+  return geom_track_end (g, lba);
 }
 
 /* The first LBA after lba's cylinder (its tracks in LBA order). */

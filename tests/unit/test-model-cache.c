@@ -634,6 +634,36 @@ START_TEST (test_readahead_on_hit)
 }
 END_TEST
 
+/* readahead-until=track on an explicit zone table (1000 cylinders, one
+ * surface: 98,000 LBAs, the capacity below) with two spare
+ * sectors at the end of each 100-slot track (sparing=track): a track
+ * holds LBAs 0-97, so read-ahead after a read at LBA 0 ends at LBA 98,
+ * the next track's first; it must not run on to slot 100 (LBA 99 on
+ * the next track), as lba - sector + spt would.
+ */
+START_TEST (test_readahead_until_track_with_spares)
+{
+  const char *const kv[] = {
+    "cache", "wt", "cache-segments", "1", "readahead", "2M",
+    "readahead-until", "track", "surfaces", "1",
+    "zone-table", "0-999:100:spares=2", "sparing", "track",
+    "capacity", "50176000", NULL
+  };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  struct hdd_cost c;
+  uint64_t t;
+
+  t = serve_at (d, IO_READ, 0, 8 * 512, 0, &c) + 100 * MS;
+  ck_assert (!c.cache_hit);
+  t += serve_at (d, IO_READ, 90 * 512, 8 * 512, t, &c);
+  ck_assert_msg (c.cache_hit, "LBAs 90-97 (the track's last) missed");
+  /* One sector: the bug's limit (LBA 100) would cover it, not 8. */
+  serve_at (d, IO_READ, 98 * 512, 512, t, &c);
+  ck_assert_msg (!c.cache_hit, "LBA 98 (the next track's first) hit");
+  hdd_free (d);
+}
+END_TEST
+
 /* readahead-until=, on st340014a with one segment of 4096 sectors and
  * readahead=2M (4096 sectors), so that the track rules decide.  X is
  * the start of a track of S sectors (about 1170; one surface: each
@@ -863,6 +893,7 @@ cache_suite (void)
   tcase_add_test (tc, test_readahead_stop_sector);
   tcase_add_test (tc, test_readahead_on_hit);
   tcase_add_test (tc, test_readahead_until);
+  tcase_add_test (tc, test_readahead_until_track_with_spares);
   tcase_add_test (tc, test_read_any_free);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
