@@ -332,13 +332,16 @@ ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
     lim = min64 (lim, cyl_end (g, e - 1));
     break;
   case RAUNTIL_NEXT_TRACK:
+    /* DiskSim's DEC scheme: the track bound alone, even past a
+       segment, whose front the read-ahead then overwrites (DiskSim
+       wraps the segment and ignores Maximum read-ahead). */
     geom_locate (g, e, &l);
     te = e - l.sector + l.spt;
     if (seg_start < e - l.sector) {     /* a stream across tracks */
       geom_locate (g, lba, &l);
       te += l.spt;
     }
-    lim = min64 (lim, te);
+    lim = te;
     break;
   }
   return min64 (lim, c->drive_sectors);

@@ -142,9 +142,10 @@ static const struct param_desc hdd_param_table[] = {
     "ahead from the segment's end" },
   { "readahead-until", PARAM_ENUM, FIELD(ra_until), 0, 0, ra_until_names,
     "read-ahead ends readahead= past the request (size), also at the end "
-    "of the request's track (track) or cylinder (cylinder), or at the end "
-    "of the next sector's track, one track further when its segment "
-    "began on an earlier track (next-track)" },
+    "of the request's track (track) or cylinder (cylinder), or, whatever "
+    "readahead= (non-zero), at the end of the next sector's track, one "
+    "track further when its segment began on an earlier track, the "
+    "segment keeping the last segment's worth (next-track)" },
   { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
     "1: a read keeps the sectors before it on its track that pass under "
     "the head during its rotational wait" },
