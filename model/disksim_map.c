@@ -749,6 +749,7 @@ map_controller (struct out *o, const struct ds_drive *d, struct hdd_params *p)
             "zero-latency-read", d->imm_read.v != 0 ? "1" : "0");
   set_word (o, p, d->imm_write.at, "Immediate buffer write",
             "zero-latency-write", d->imm_write.v != 0 ? "1" : "0");
+  p->write_bus = p->zl_write == 0;      /* not modelled with zl writes */
   need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
         "before the completion");
   need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection is "

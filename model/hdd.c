@@ -236,7 +236,7 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
     if (bus)
-      t = mech_walk_bus (&d->mech, &a, t, lba, n, c, bus);
+      t = mech_walk_bus (&d->mech, &a, write, t, lba, n, c, bus);
     else
       t = mech_access (&d->mech, &a, write, t, lba, n, c);
     set_arm (d, &a, lba + n);
@@ -479,7 +479,8 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   c->overhead_ns = ov;
-  end = media (d, true, t + ov, sp, c, &lba, &n, NULL);
+  end = media (d, true, t + ov, sp, c, &lba, &n, d->p.write_bus
+               ? &(struct bus_follow) { iface_ns (d, 1), t + ov } : NULL);
   /* The data must have crossed the interface before it is written. */
   total = max64 (end - t, ov + iface_ns (d, sp.n));
   c->xfer_ns += total - (end - t);

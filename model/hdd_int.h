@@ -206,6 +206,13 @@ struct hdd_params {
   uint64_t zl_write;            /* 1: so does a write */
   uint64_t ra_keep;             /* 1: read-ahead ends where its segment
                                    would no longer hold the request */
+
+  /* A media write waits for its data (DiskSim's: a sector is written
+   * only if its data has crossed the interface when the head reaches
+   * it, else on its next pass); docs/model.md "Writes waiting for the
+   * interface".  Off by default.
+   */
+  uint64_t write_bus;           /* 1: as DiskSim (mech.c bus_write_track) */
 };
 
 /* ---- geometry.c ---- */
@@ -351,7 +358,8 @@ struct walk_stop {
 /* The interface following a media read: each sector crosses it after
  * the media has read it, one at a time, 'sector_ns' each.  done: when
  * the interface is free (in: when it may begin; out: when the last
- * sector read so far has crossed).
+ * sector read so far has crossed).  For a write waiting for its data:
+ * done is when the sectors before the track in hand are in.
  */
 struct bus_follow {
   uint64_t sector_ns;
@@ -374,9 +382,12 @@ extern uint64_t mech_access (const struct mech *, struct arm *, bool write,
                              uint64_t t, uint64_t lba, uint64_t n,
                              struct hdd_cost *c);
 /* mech_walk for a read whose sectors follow over the interface as they
- * are read (*bus updated, track by track).
+ * are read (*bus updated, track by track); for a write
+ * (write-waits-for-bus=1) whose sectors the head writes only once they
+ * have crossed it, from bus->done on (mech.c bus_write_track).
  */
 extern uint64_t mech_walk_bus (const struct mech *, struct arm *,
+                               bool write,
                                uint64_t t, uint64_t lba, uint64_t n,
                                struct hdd_cost *c, struct bus_follow *bus);
 

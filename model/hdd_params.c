@@ -164,6 +164,13 @@ static const struct param_desc hdd_param_table[] = {
   { "readahead-keep-request", PARAM_UINT, FIELD(ra_keep), 0, 1, NULL,
     "1: read-ahead ends a segment past the request's first sector, so the "
     "segment still holds the request (none when the request fills it)" },
+  /* A media write waiting for its data (docs/model.md "Writes waiting
+     for the interface"). */
+  { "write-waits-for-bus", PARAM_UINT, FIELD(write_bus), 0, 1, NULL,
+    "1: a media write writes a sector only if its data has crossed the "
+    "interface (from the end of the command overhead, one sector at a "
+    "time) when the head reaches it, else on its next pass (DiskSim's); "
+    "0: the data need only be in by the write's end" },
   { NULL },
 };
 
@@ -580,6 +587,11 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
     snprintf (err, errlen, "write-settle-neg=%s: needs position-rule="
               "disksim (DiskSim's rule for a negative write settle)",
               format_duration (p->write_settle_neg, a, sizeof a));
+    return -1;
+  }
+  if (p->write_bus && p->zl_write && p->fast_write == 0) {
+    snprintf (err, errlen, "write-waits-for-bus=1 with zero-latency-write=1 "
+              "(and fast-write=0): the two together are not modelled");
     return -1;
   }
   if (p->spt_inner > p->spt_outer) {

@@ -86,6 +86,37 @@ bus_track_zl (struct bus_follow *bus, const struct geom *g, uint64_t spt,
   bus->done = max64 (bus->done, end) + (cnt - j) * bus->sector_ns;
 }
 
+/* A media write's track under write-waits-for-bus=1: its data crosses
+ * the interface back to back, sector k of the request (counting over
+ * all its tracks and extents) in by bus->done + (k + 1) x sector_ns,
+ * bus->done being when the sectors before this track are in.  As in
+ * DiskSim, the head writes a sector only if its data is in when it
+ * reaches it; else it waits for that sector's next pass after the data
+ * is in, and goes on from there.  The head reaches the track's first
+ * sector at *ts; returns when its cnt sectors are written, *ts moved
+ * to when its first was begun (a miss there is rotational wait).
+ */
+static uint64_t
+bus_write_track (const struct mech *m, const struct loc *l, uint64_t *ts,
+                 uint64_t cnt, struct bus_follow *bus)
+{
+  uint64_t rpm = m->g->rpm, spt = l->spt, from = *ts, i0 = 0, i;
+
+  for (i = 0; i < cnt; i++) {
+    uint64_t at = from + rot_sectors_ns (rpm, spt, i - i0);
+    uint64_t in = bus->done + (i + 1) * bus->sector_ns;
+
+    if (at < in) {
+      from = in + rot_wait (rpm, m->phase0, in, l->slot + i, spt);
+      i0 = i;
+      if (i == 0)
+        *ts = from;
+    }
+  }
+  bus->done += cnt * bus->sector_ns;
+  return from + rot_sectors_ns (rpm, spt, cnt - i0);
+}
+
 /* The first track's positioning is the request's seek and rotational
  * wait; later ones (switches hidden, or not, by skew) count as
  * transfer.  zl: zero-latency access on every track (never with a
@@ -116,6 +147,11 @@ walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
     else
       x = rot_sectors_ns (m->g->rpm, l.spt, cnt);
     ts = t + pos + wait;
+    if (bus && write) {         /* j = 0: refused with zl writes */
+      uint64_t ts0 = ts, end = bus_write_track (m, &l, &ts, cnt, bus);
+      wait += ts - ts0;
+      x = end - ts;
+    }
     if (stop && ts + x > stop->at) {
       uint64_t k = 0;
       if (stop->at > ts) {
@@ -140,7 +176,9 @@ walk (const struct mech *m, struct arm *a, bool write, uint64_t t,
         c->xfer_ns += pos + wait;
       c->xfer_ns += x;
     }
-    if (bus && j)
+    if (bus && write)
+      ;                         /* bus_write_track followed it */
+    else if (bus && j)
       bus_track_zl (bus, m->g, l.spt, ts, ts + x, cnt, j);
     else if (bus && cnt > 0)
       bus_track (bus, m->g, l.spt, ts, ts + x, cnt);
@@ -178,9 +216,10 @@ mech_access (const struct mech *m, struct arm *a, bool write, uint64_t t,
 }
 
 uint64_t
-mech_walk_bus (const struct mech *m, struct arm *a, uint64_t t,
+mech_walk_bus (const struct mech *m, struct arm *a, bool write, uint64_t t,
                uint64_t lba, uint64_t n, struct hdd_cost *c,
                struct bus_follow *bus)
 {
-  return walk (m, a, false, t, lba, n, c, NULL, bus, m->zl_read);
+  return walk (m, a, write, t, lba, n, c, NULL, bus,
+               write ? false : m->zl_read);
 }

@@ -151,12 +151,13 @@ START_TEST (test_bus_order)
   struct arm a = { 0, 0 };
   struct bus_follow bus = { 200 * US, 0 };
 
-  ck_assert_uint_eq (mech_walk_bus (&m, &a, 5 * MS, 0, 100, NULL, &bus),
+  ck_assert_uint_eq (mech_walk_bus (&m, &a, false, 5 * MS, 0, 100, NULL,
+                                    &bus),
                      15 * MS);
   ck_assert_uint_eq (bus.done, 30100 * US);
   a = (struct arm) { 0, 0 };
   bus = (struct bus_follow) { 10 * US, 0 };
-  mech_walk_bus (&m, &a, 5 * MS, 0, 100, NULL, &bus);
+  mech_walk_bus (&m, &a, false, 5 * MS, 0, 100, NULL, &bus);
   ck_assert_uint_eq (bus.done, 15510 * US);
 }
 END_TEST
