@@ -744,12 +744,19 @@ map_cache (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 static void
 map_controller (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
-  /* Zero-latency access: mech_g1's rule, track by track (mech.c). */
+  /* Immediate buffer read/write never change DiskSim 4.0's timing with
+     dm_layout_g1: mech_g1's access_block takes the layout's
+     angle-to-sector result as a failure (its success code, DM_OK, is
+     negative) and keeps the requested first sector, so every access
+     waits for it as without the key.  They import as hddsim's
+     zero-latency access off (docs/model.md "Zero-latency access"). */
   set_word (o, p, d->imm_read.at, "Immediate buffer read",
-            "zero-latency-read", d->imm_read.v != 0 ? "1" : "0");
+            "zero-latency-read", "0");
   set_word (o, p, d->imm_write.at, "Immediate buffer write",
-            "zero-latency-write", d->imm_write.v != 0 ? "1" : "0");
-  p->write_bus = p->zl_write == 0;      /* not modelled with zl writes */
+            "zero-latency-write", "0");
+  /* DiskSim writes a sector only once its data is in the buffer
+     (write-waits-for-bus=, docs/model.md). */
+  p->write_bus = 1;
   need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
         "before the completion");
   need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection is "
