@@ -757,6 +757,8 @@ map_controller (struct out *o, const struct ds_drive *d, struct hdd_params *p)
   /* DiskSim writes a sector only once its data is in the buffer
      (write-waits-for-bus=, docs/model.md). */
   p->write_bus = 1;
+  /* DiskSim's platter is at angle 0 at time 0, whatever its seeds. */
+  p->phase_zero = 1;
   need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
         "before the completion");
   need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection is "

@@ -695,7 +695,7 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
   d->mech = (struct mech) {
     .g = &d->lay->g, .seek = &d->lay->seek,
     .write_settle = d->p.write_settle, .head_switch = d->p.head_switch,
-    .phase0 = splitmix64 (seed) % NS_PER_MIN,
+    .phase0 = d->p.phase_zero ? 0 : splitmix64 (seed) % NS_PER_MIN,
     .zl_read = d->p.zl_read != 0, .zl_write = d->p.zl_write != 0,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)

@@ -190,6 +190,9 @@ struct hdd_params {
                                    track before it that pass under the
                                    head while it waits (Read any free
                                    blocks) */
+  uint64_t phase_zero;          /* 1: the platter is at angle 0 at time
+                                   0, as DiskSim's, instead of at a phase
+                                   drawn from seed= */
   uint64_t fast_write;          /* DiskSim's Fast write level, with
                                    cache=wt: 0 off; 1, 2: a write
                                    completes when its data has crossed

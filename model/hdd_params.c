@@ -149,6 +149,9 @@ static const struct param_desc hdd_param_table[] = {
   { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
     "1: a read keeps the sectors before it on its track that pass under "
     "the head during its rotational wait" },
+  { "phase-zero", PARAM_UINT, FIELD(phase_zero), 0, 1, NULL,
+    "1: the platter is at angle 0 at time 0 (DiskSim's convention); "
+    "0: at a phase drawn from seed=" },
   { "fast-write", PARAM_UINT, FIELD(fast_write), 0, 2, NULL,
     "DiskSim's fast write level with cache=wt: 0 off; 1 or 2 (alike for "
     "a drive serving one request at a time): a write completes once its "

@@ -458,6 +458,7 @@ START_TEST (test_tiny_params)
   ck_assert_uint_eq (p->spt_outer, 100);
   ck_assert_uint_eq (p->spt_inner, 80);
   ck_assert_int_eq (p->layout, LAYOUT_CYLINDER);
+  ck_assert_uint_eq (p->phase_zero, 1);  /* DiskSim starts at angle 0 */
   /* The zones as the file gives them, skews in sectors. */
   ck_assert_uint_eq (p->nzt, 2);
   ck_assert_uint_eq (p->zt[0].last_cyl, 49);

@@ -13,6 +13,34 @@
 #include "run-suite.h"
 #include "test-model-util.h"
 
+/* phase-zero=1: the platter is at angle 0 at time 0 whatever the seed
+ * (DiskSim's convention, set for imported drives), so a read of LBA 0
+ * (track 0, slot 0, no skew) arriving at 0 with no overhead waits for
+ * nothing; with the seed's phase it waits for the slot to come round.
+ */
+START_TEST (test_phase_zero)
+{
+  const char *const kv[] = { "phase-zero", "1", "overhead", "0",
+                             "cache", "off", NULL };
+  const char *const seeded[] = { "overhead", "0", "cache", "off", NULL };
+  uint64_t seed;
+
+  for (seed = 1; seed <= 3; seed++) {
+    struct hdd *d = drive ("st340014a", kv, 0, seed);
+    struct hdd *e = drive ("st340014a", seeded, 0, seed);
+    struct hdd_cost c;
+
+    serve_at (d, IO_READ, 0, 512, 0, &c);
+    ck_assert_uint_eq (c.seek_ns, 0);
+    ck_assert_uint_eq (c.rot_ns, 0);
+    serve_at (e, IO_READ, 0, 512, 0, &c);
+    ck_assert_uint_gt (c.rot_ns, 0);
+    hdd_free (d);
+    hdd_free (e);
+  }
+}
+END_TEST
+
 /* ---- profile=fixed ---- */
 
 START_TEST (test_fixed_service)
@@ -578,6 +606,7 @@ model_suite (void)
 
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_fixed_service);
+  tcase_add_test (tc, test_phase_zero);
   tcase_add_test (tc, test_fixed_by_service_key);
   tcase_add_test (tc, test_param_errors);
   tcase_add_test (tc, test_image_too_big);
