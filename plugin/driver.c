@@ -17,7 +17,12 @@
  * its change to the engine brings that time forward.  Waking it on
  * every submit and retire (an eventfd write, then the dispatcher
  * taking drv.lock) was 9% of nbdkit's samples at 4K QD16 and much of
- * the contention on drv.lock (docs/lateness.md).
+ * the contention on drv.lock (docs/lateness.md).  The price: the
+ * dispatcher no longer stands by at each completion, so a delivering
+ * worker kept off the CPU also delays the signal to the next one (the
+ * modeled times are the same either way; the next delivery may be
+ * later).  That worker runs at real-time priority, the dispatcher does
+ * not.
  */
 
 #include <errno.h>
