@@ -7,6 +7,22 @@
  * spin instead of showing up as lateness.  That worker then advances
  * the engine itself, so the next request is dispatched at once rather
  * than when the dispatcher's timer fires.
+ *
+ * The dispatcher is woken only when it must act: while the request on
+ * the drive has a worker waiting for it, that worker advances the
+ * engine at the completion, and nothing else can happen before then
+ * (engine_next_event is that completion).  The dispatcher times the
+ * rest -- the end of an idle window, an expiry, the completion of a
+ * request its worker gave up on -- and a worker wakes it only when
+ * its change to the engine brings that time forward.  Waking it on
+ * every submit and retire (an eventfd write, then the dispatcher
+ * taking drv.lock) was 9% of nbdkit's samples at 4K QD16 and much of
+ * the contention on drv.lock (docs/lateness.md).  The price: the
+ * dispatcher no longer stands by at each completion, so a delivering
+ * worker kept off the CPU also delays the signal to the next one (the
+ * modeled times are the same either way; the next delivery may be
+ * later).  That worker runs at real-time priority, the dispatcher does
+ * not.
  */
 
 #include <errno.h>
@@ -54,6 +70,9 @@ static struct {
   uint64_t spin_ns;
   bool realtime;
   uint64_t next_id;
+  struct flight *serving;       /* the request on the drive, or NULL */
+  uint64_t dispatcher_due;      /* the dispatcher is (about to be) timed
+                                   for this; ENGINE_NEVER: not at all */
 
   struct ev_loop *loop;
   ev_async wake;
@@ -61,7 +80,10 @@ static struct {
   ev_timer decision_timer;
   pthread_t thread;
   bool thread_running;
-} drv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} drv = {
+  .lock = PTHREAD_MUTEX_INITIALIZER,
+  .dispatcher_due = ENGINE_NEVER,
+};
 
 static uint64_t
 model_now (void)
@@ -82,6 +104,7 @@ on_started (struct req *r, void *opaque)
                   r->id, io_op_name (r->io.op), r->io.offset, r->io.length,
                   r->start, r->done, r->cost.seek_ns, r->cost.rot_ns,
                   r->cost.xfer_ns);
+  drv.serving = f;
   pthread_cond_signal (&f->dispatched);
 }
 
@@ -108,6 +131,8 @@ on_completed (struct req *r, void *opaque)
   struct flight *f = r->user;
 
   (void) opaque;
+  if (drv.serving == f)
+    drv.serving = NULL;
   if (f->orphaned) {
     record (r, 0, OUTCOME_ABORTED);
     flight_free (f);
@@ -118,6 +143,42 @@ static const struct engine_hooks hooks = {
   .started = on_started,
   .completed = on_completed,
 };
+
+/* When the dispatcher must next advance the engine (see the top of
+ * this file); lock held.
+ */
+static uint64_t
+dispatcher_work (void)
+{
+  if (drv.serving && !drv.serving->orphaned)
+    return ENGINE_NEVER;
+  return engine_next_event (drv.engine);
+}
+
+/* After a worker's change to the engine: must the dispatcher be woken
+ * because its timer is now too late?  Lock held.  A timer that is
+ * early instead only makes it re-arm when it fires.
+ */
+static bool
+dispatcher_must_wake (void)
+{
+  uint64_t due = dispatcher_work ();
+
+  if (due >= drv.dispatcher_due)
+    return false;
+  /* It re-arms for the engine's state when it wakes: further changes
+   * before then need not wake it again.
+   */
+  drv.dispatcher_due = due;
+  return true;
+}
+
+static void
+wake_dispatcher_if (bool must)
+{
+  if (must)
+    ev_async_send (drv.loop, &drv.wake);
+}
 
 /* Advance the engine to now and re-arm the dispatcher for the next
  * decision point.  Runs in the dispatcher thread.
@@ -130,7 +191,7 @@ rearm (struct ev_loop *loop)
   pthread_mutex_lock (&drv.lock);
   now = model_now ();
   engine_advance (drv.engine, now);
-  next = engine_next_event (drv.engine);
+  next = drv.dispatcher_due = dispatcher_work ();
   pthread_mutex_unlock (&drv.lock);
 
   ev_timer_stop (loop, &drv.decision_timer);
@@ -275,6 +336,8 @@ driver_stop (void)
   drv.loop = NULL;
   drv.engine = NULL;
   drv.hdd = NULL;
+  drv.serving = NULL;
+  drv.dispatcher_due = ENGINE_NEVER;
 }
 
 static struct flight *
@@ -299,6 +362,7 @@ static void
 submit (struct flight *f)
 {
   uint64_t now;
+  bool wake;
 
   pthread_mutex_lock (&drv.lock);
   f->req.id = drv.next_id++;
@@ -306,8 +370,9 @@ submit (struct flight *f)
   engine_submit (drv.engine, &f->req, now);
   /* An idle drive starts this request now, without a thread hop. */
   engine_advance (drv.engine, now);
+  wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
-  ev_async_send (drv.loop, &drv.wake);
+  wake_dispatcher_if (wake);
 }
 
 /* The worker gives up on f: withdraw it, or leave it to complete on
@@ -316,7 +381,7 @@ submit (struct flight *f)
 static void
 abandon (struct flight *f, enum req_outcome outcome)
 {
-  bool free_now, served;
+  bool free_now, served, wake;
 
   pthread_mutex_lock (&drv.lock);
   served = f->req.state == REQ_DONE;
@@ -329,8 +394,9 @@ abandon (struct flight *f, enum req_outcome outcome)
      */
     recorder_push_unserved (&f->req, outcome);
   f->orphaned = !free_now;
+  wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
-  ev_async_send (drv.loop, &drv.wake);
+  wake_dispatcher_if (wake);
   if (free_now)
     flight_free (f);
 }
@@ -404,13 +470,15 @@ static void
 retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
 {
   int64_t late = (int64_t) (delivered - drv.epoch) - (int64_t) f->req.done;
+  bool wake;
 
   pthread_mutex_lock (&drv.lock);
   engine_advance (drv.engine, delivered - drv.epoch);
+  wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   /* f has left the engine: its record needs no lock. */
   record (&f->req, late, outcome);
-  ev_async_send (drv.loop, &drv.wake);
+  wake_dispatcher_if (wake);
   if (hddsim_debug_timing)
     nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRId64 " ns",
                   f->req.id, late);
@@ -436,7 +504,6 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
                 driver_data_fn data, void *arg)
 {
   struct flight *f;
-  struct realtime_saved saved;
   uint64_t delivered;
   int status, err, waited;
 
@@ -454,10 +521,13 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   status = data (arg);
   err = errno;
 
-  realtime_enter (drv.realtime, &saved);
-  waited = wait_dispatched (f, hb) == 0
-    && wait_until (drv.epoch + f->req.done, &delivered, hb) == 0;
-  realtime_leave (&saved);
+  waited = wait_dispatched (f, hb) == 0;
+  if (waited) {
+    /* Only a wait ahead needs the priority (realtime.c). */
+    realtime_before_wait (drv.realtime,
+                          drv.epoch + f->req.done > monotonic_ns ());
+    waited = wait_until (drv.epoch + f->req.done, &delivered, hb) == 0;
+  }
   if (!waited) {
     abandon (f, OUTCOME_ABORTED);
     handback_leave (hb, true);

@@ -7,7 +7,23 @@
  * of it asleep, at most spin= of it spinning -- it runs SCHED_FIFO at
  * the lowest real-time priority, so it preempts ordinary tasks when
  * its time comes.  The kernel's real-time throttling (95% by default)
- * bounds the harm of any bug here.  Data I/O runs at normal priority.
+ * bounds the harm of any bug here.
+ *
+ * Why the priority is kept across requests.  Switching to SCHED_FIFO
+ * and back around every wait cost two sched_setscheduler calls per
+ * request, and the drop back forces a reschedule: 17-20% of nbdkit's
+ * samples at 4K QD16 on a fast drive (docs/lateness.md), the largest
+ * single cost of the plugin.  So a worker is raised the first time it
+ * has a modeled wait ahead and stays raised while its requests keep
+ * having one; its data I/O and nbdkit's send and receive then run at
+ * real-time priority too, which only shortens the time the worker
+ * holds the CPU it would hold anyway.  A worker whose requests have
+ * nothing to wait for (a drive faster than the host: profile=fixed
+ * service=0, cache hits) gains nothing from the priority, so it drops
+ * it -- but only after REALTIME_IDLE_REQUESTS such requests in a row,
+ * not after one: a completion found already due is usually a late
+ * wake-up, an isolated event on a loaded host, exactly when the
+ * priority matters for the next request.
  */
 
 #include <errno.h>
@@ -21,6 +37,19 @@
 
 #include "realtime.h"
 
+/* A whole queue depth's worth (QD16) of requests without a wait. */
+#define REALTIME_IDLE_REQUESTS 16
+
+/* This thread's priority: nbdkit's workers live as long as their
+ * connection, so this is kept per thread, across requests.
+ */
+static __thread struct {
+  bool raised;
+  int policy;                   /* to return to, with 'priority' */
+  int priority;
+  unsigned idle;                /* requests in a row with no wait */
+} self;
+
 static int
 set_fifo (int priority)
 {
@@ -31,7 +60,6 @@ set_fifo (int priority)
 int
 realtime_probe (enum realtime_mode mode, bool *usable)
 {
-  struct realtime_saved saved;
   int err;
 
   *usable = false;
@@ -39,8 +67,9 @@ realtime_probe (enum realtime_mode mode, bool *usable)
     return 0;
   err = set_fifo (sched_get_priority_min (SCHED_FIFO));
   if (err == 0) {
-    saved = (struct realtime_saved) { .policy = SCHED_OTHER, .raised = true };
-    realtime_leave (&saved);
+    struct sched_param sp = { .sched_priority = 0 };
+
+    pthread_setschedparam (pthread_self (), SCHED_OTHER, &sp);
     *usable = true;
     return 0;
   }
@@ -54,24 +83,36 @@ realtime_probe (enum realtime_mode mode, bool *usable)
   return 0;
 }
 
-void
-realtime_enter (bool usable, struct realtime_saved *saved)
+static void
+raise_self (void)
 {
   struct sched_param sp;
 
-  saved->raised = false;
-  if (!usable
-      || pthread_getschedparam (pthread_self (), &saved->policy, &sp) != 0)
+  if (pthread_getschedparam (pthread_self (), &self.policy, &sp) != 0)
     return;
-  saved->priority = sp.sched_priority;
-  saved->raised = set_fifo (sched_get_priority_min (SCHED_FIFO)) == 0;
+  self.priority = sp.sched_priority;
+  self.raised = set_fifo (sched_get_priority_min (SCHED_FIFO)) == 0;
+}
+
+static void
+lower_self (void)
+{
+  struct sched_param sp = { .sched_priority = self.priority };
+
+  pthread_setschedparam (pthread_self (), self.policy, &sp);
+  self.raised = false;
 }
 
 void
-realtime_leave (const struct realtime_saved *saved)
+realtime_before_wait (bool usable, bool wait_ahead)
 {
-  struct sched_param sp = { .sched_priority = saved->priority };
-
-  if (saved->raised)
-    pthread_setschedparam (pthread_self (), saved->policy, &sp);
+  if (!usable)
+    return;
+  if (wait_ahead) {
+    self.idle = 0;
+    if (!self.raised)
+      raise_self ();
+  }
+  else if (self.raised && ++self.idle >= REALTIME_IDLE_REQUESTS)
+    lower_self ();
 }

@@ -15,16 +15,14 @@ enum realtime_mode {
  */
 extern int realtime_probe (enum realtime_mode mode, bool *usable);
 
-struct realtime_saved {
-  int policy;
-  int priority;
-  bool raised;
-};
-
-/* Raise the calling thread to SCHED_FIFO (lowest real-time priority)
- * and back.  No-ops when not usable.
+/* Called by a worker once its request is on the drive, before it
+ * waits for the modeled completion: 'wait_ahead' says whether that
+ * completion is still in the future.  The calling thread is raised to
+ * SCHED_FIFO (lowest real-time priority) on a wait and stays raised
+ * across its requests; it drops back to its own policy only after
+ * REALTIME_IDLE_REQUESTS requests in a row with nothing to wait for.
+ * A no-op when not usable.
  */
-extern void realtime_enter (bool usable, struct realtime_saved *saved);
-extern void realtime_leave (const struct realtime_saved *saved);
+extern void realtime_before_wait (bool usable, bool wait_ahead);
 
 #endif /* HDDSIM_REALTIME_H */
