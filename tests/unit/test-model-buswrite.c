@@ -26,30 +26,7 @@
 
 #define DATA "tests/data/disksim/"
 
-static struct hdd_params *tparams;
-static struct geom tgeom;
-static const struct seek_curve no_seek = { .rule = POSITION_HDDSIM };
-
-static struct mech
-mech_of (void)
-{
-  char err[HDD_ERRLEN];
-
-  hdd_params_free (tparams);
-  tparams = hdd_params_new ();
-  ck_assert_ptr_nonnull (tparams);
-  ck_assert_int_eq (hdd_params_set (tparams, "surfaces", "2", err,
-                                    sizeof err), 0);
-  ck_assert_msg (hdd_params_set (tparams, "zone-table", "0-9:100", err,
-                                 sizeof err) == 0, "%s", err);
-  ck_assert_int_eq (hdd_params_set (tparams, "rpm", "6000", err,
-                                    sizeof err), 0);
-  tparams->capacity = 2000 * SECTOR;
-  ck_assert_msg (geom_init (&tgeom, tparams, err, sizeof err) == 0, "%s",
-                 err);
-  return (struct mech) { .g = &tgeom, .seek = &no_seek,
-                         .head_switch = 200 * US };
-}
+#include "test-hand-mech.h"
 
 /* End of a write of [lba, lba+n) from t, arm on track 0, its data
  * crossing from t at sector_ns a sector.
@@ -58,7 +35,7 @@ static uint64_t
 write_end (uint64_t t, uint64_t lba, uint64_t n, uint64_t sector_ns,
            struct hdd_cost *c)
 {
-  struct mech m = mech_of ();
+  struct mech m = hand_mech ();
   struct arm a = { 0, 0 };
   struct bus_follow bus = { sector_ns, t };
 
@@ -77,7 +54,7 @@ write_end (uint64_t t, uint64_t lba, uint64_t n, uint64_t sector_ns,
  */
 START_TEST (test_first_sector)
 {
-  struct mech m = mech_of ();
+  struct mech m = hand_mech ();
   struct hdd_cost c = { 0 };
   struct arm a = { 0, 0 };
 
@@ -104,7 +81,7 @@ END_TEST
  */
 START_TEST (test_two_tracks)
 {
-  struct mech m = mech_of ();
+  struct mech m = hand_mech ();
   struct hdd_cost c = { 0 };
   struct arm a = { 0, 0 };
   struct bus_follow bus = { 8 * MS, 0 };
@@ -124,7 +101,7 @@ END_TEST
  */
 START_TEST (test_two_extents)
 {
-  struct mech m = mech_of ();
+  struct mech m = hand_mech ();
   struct arm a = { 0, 0 };
   struct bus_follow bus = { 8 * MS, 0 };
 

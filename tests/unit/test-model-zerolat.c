@@ -25,32 +25,17 @@
 #include "run-suite.h"
 #include "test-model-util.h"
 
-static struct hdd_params *tparams;
-static struct geom tgeom;
-static const struct seek_curve no_seek = { .rule = POSITION_HDDSIM };
+#include "test-hand-mech.h"
 
 /* The mechanism above, zero-latency reads and writes as given. */
 static struct mech
 mech_of (bool zl_read, bool zl_write)
 {
-  char err[HDD_ERRLEN];
+  struct mech m = hand_mech ();
 
-  hdd_params_free (tparams);
-  tparams = hdd_params_new ();
-  ck_assert_ptr_nonnull (tparams);
-  ck_assert_int_eq (hdd_params_set (tparams, "surfaces", "2", err,
-                                    sizeof err), 0);
-  ck_assert_msg (hdd_params_set (tparams, "zone-table", "0-9:100", err,
-                                 sizeof err) == 0, "%s", err);
-  ck_assert_int_eq (hdd_params_set (tparams, "rpm", "6000", err,
-                                    sizeof err), 0);
-  tparams->capacity = 2000 * SECTOR;
-  ck_assert_msg (geom_init (&tgeom, tparams, err, sizeof err) == 0, "%s",
-                 err);
-  return (struct mech) {
-    .g = &tgeom, .seek = &no_seek, .head_switch = 200 * US,
-    .zl_read = zl_read, .zl_write = zl_write,
-  };
+  m.zl_read = zl_read;
+  m.zl_write = zl_write;
+  return m;
 }
 
 /* End of a request's access of [lba, lba+n) arriving at t on track 0. */
