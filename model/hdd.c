@@ -416,8 +416,16 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
     end = media (d, true, d->fw_end, sp, &arm, &lba, &n, NULL);
   }
   else {
-    start = arm_wait (d, t, c);
+    struct hdd_cost wait = { 0 };
+
+    /* DiskSim runs the command overhead from the write's arrival, while
+       the drive is still busy (the last fast write's media write): the
+       data crosses the bus, and the media write starts, once both are
+       over.  START is where a serial overhead would begin. */
+    start = arm_wait (d, t, &wait);
     stream_stop (d, start);
+    start = max64 (start, t + ov) - ov;
+    c->busy_ns += start - t;
     end = media (d, true, start + ov, sp, &arm, &lba, &n, NULL);
   }
   /* The next request comes after bus_done: were the media write to
