@@ -419,7 +419,7 @@ free_before (const struct cache *c, uint64_t lba, uint64_t wait)
 
 void
 cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
-                 const struct arm *a, uint64_t rot_wait)
+                 const struct arm *a, uint64_t rot_wait, uint64_t hit)
 {
   unsigned i = seg_lru (c);
   uint64_t limit, k = free_before (c, lba, rot_wait);
@@ -428,7 +428,10 @@ cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
-  limit = ra_limit (c, c->segs[i].start, lba, n);
+  /* A partial hit's request crossing onto lba's track is a stream
+     across tracks (ra_limit), though its media read starts there. */
+  limit = ra_limit (c, min64 (c->segs[i].start, lba - min64 (hit, lba)),
+                    lba, n);
   if (limit <= lba + n)         /* the request ends its track */
     return;
   c->st = (struct cache_stream) {

@@ -472,7 +472,7 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
-                     n == sp.n - k ? c->rot_ns : 0);
+                     n == sp.n - k ? c->rot_ns : 0, n == sp.n - k ? k : 0);
   }
   return done - t0;
 }
