@@ -67,6 +67,44 @@ START_TEST (test_partial_hit_across_tracks)
 }
 END_TEST
 
+/* The same two reads with two segments of 64 sectors.  DiskSim reads a
+ * partial hit's rest into the segment that served its front: the
+ * segment of [e1-16, e1) takes [e1, e1+8) and the read-ahead to e3, and
+ * wraps to [e3-64, e3).  So 100 ms later [e1-16, e1-8) misses (with the
+ * rest read into the other segment it would still be held and hit),
+ * while T2's last 4K hits.  (Atlas III, request 3683: hddsim served in
+ * 0.798 ms what DiskSim reads from the media in 7.394 ms.)
+ */
+START_TEST (test_partial_hit_continues_its_segment)
+{
+  const char *const kv[] = {
+    "cache", "wt", "cache-size", "64K", "cache-segments", "2",
+    "readahead", "32K", "readahead-until", "next-track",
+    "cache-partial-hits", "1", NULL
+  };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  const struct geom *g = hdd_geom (d);
+  uint64_t x = geom_track_lba (g, 1000, 0), e1, e2, e3, t;
+  struct hdd_cost c;
+
+  e1 = geom_track_end (g, x);
+  e2 = geom_track_end (g, e1);
+  e3 = geom_track_end (g, e2);
+  ck_assert_uint_gt (e3 - e2, 64);
+
+  t = serve_at (d, IO_READ, (e1 - 16) * 512, 4096, 0, &c) + 100 * MS;
+  ck_assert (!c.cache_hit);
+  t += serve_at (d, IO_READ, (e1 - 8) * 512, 8192, t, &c) + 100 * MS;
+  ck_assert (!c.cache_hit);
+  t += serve_at (d, IO_READ, (e3 - 8) * 512, 4096, t, &c) + 100 * MS;
+  ck_assert_msg (c.cache_hit, "T2's last 4K missed");
+  serve_at (d, IO_READ, (e1 - 16) * 512, 4096, t, &c);
+  ck_assert_msg (!c.cache_hit, "[e1-16, e1-8) hit: the partial hit's "
+                 "rest went into another segment");
+  hdd_free (d);
+}
+END_TEST
+
 static Suite *
 ra_partial_suite (void)
 {
@@ -74,6 +112,7 @@ ra_partial_suite (void)
   TCase *tc = tcase_create ("ra-partial");
 
   tcase_add_test (tc, test_partial_hit_across_tracks);
+  tcase_add_test (tc, test_partial_hit_continues_its_segment);
   suite_add_tcase (s, tc);
   return s;
 }
