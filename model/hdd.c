@@ -441,6 +441,17 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
   return bus_done - t;
 }
 
+/* When a read's data may start over the interface.  DiskSim
+ * (disk_read_arrive) starts the media after the read-miss overhead, but
+ * a partial hit's data (k cached sectors first) only after the read-hit
+ * one, as for a whole hit.
+ */
+static uint64_t
+bus_overhead_ns (const struct hdd *d, uint64_t miss_ov, uint64_t k)
+{
+  return k > 0 ? cmd_overhead_ns (d, false, true) : miss_ov;
+}
+
 static uint64_t
 serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
@@ -462,7 +473,8 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   k = d->p.cache != CACHE_OFF && single_extent (d, sp, &lba)
     ? cache_seg_prefix (&d->cache, lba, sp.n) : 0;
   c->overhead_ns = ov;
-  bus = (struct bus_follow) { iface_ns (d, 1), t + ov + iface_ns (d, k) };
+  bus = (struct bus_follow) { iface_ns (d, 1),
+                              t + bus_overhead_ns (d, ov, k) + iface_ns (d, k) };
   end = media (d, false, t + ov,
                (struct req_span) { sp.first + k, sp.n - k }, c, &lba, &n,
                &bus);

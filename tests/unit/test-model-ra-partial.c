@@ -105,6 +105,44 @@ START_TEST (test_partial_hit_continues_its_segment)
 }
 END_TEST
 
+/* A partial hit's data goes over the interface after the read-hit
+ * overhead, its media read starts after the read-miss one (DiskSim's
+ * disk_read_arrive).  The drive: 6000 rpm (10 ms a revolution), 100
+ * sectors a track (100 us each), an interface of 50 us a sector, a
+ * 5 us overhead plus 20 ms for a read hit, nothing more for a miss.
+ * A read of sectors 0..9 of cylinder 300's track leaves them in a
+ * segment; its media read ends at te with the head at sector 10's start
+ * (te = its completion - 50 us, the last sector's crossing).  A read of
+ * 5..14 arriving at te + 50 us: 5..9 are held; the media read starts at
+ * te + 55 us, mid sector 10, so it reads 10..14 a revolution later, to
+ * te + 10.5 ms.  The data crosses from te + 50 us + 20.005 ms: 10
+ * sectors, 500 us, all read by then: done at te + 20.555 ms, 20.505 ms
+ * after the read arrived (with the miss overhead on the bus too, it
+ * would be te + 10.55 ms: 10.5 ms).
+ */
+START_TEST (test_partial_hit_bus_after_hit_overhead)
+{
+  const char *const kv[] = {
+    "rpm", "6000", "zones", "1", "sectors-outer", "100",
+    "sectors-inner", "100", "surfaces", "2", "capacity", "100M",
+    "head-switch", "0.4ms", "track-skew", "0.5ms", "overhead", "5us",
+    "placement", "start", "iface-rate", "10240000", "cache", "wt",
+    "readahead", "0", "cache-partial-hits", "1",
+    "overhead-read-hit", "20ms", NULL
+  };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  uint64_t x = geom_track_lba (hdd_geom (d), 300, 0), te;
+  struct hdd_cost c;
+
+  te = serve_at (d, IO_READ, x * 512, 10 * 512, 0, &c) - 50 * US;
+  ck_assert (!c.cache_hit);
+  ck_assert_uint_eq (serve_at (d, IO_READ, (x + 5) * 512, 10 * 512,
+                               te + 50 * US, &c), 20505 * US);
+  ck_assert_uint_eq (hdd_cost_total (&c), 20505 * US);
+  hdd_free (d);
+}
+END_TEST
+
 static Suite *
 ra_partial_suite (void)
 {
@@ -113,6 +151,7 @@ ra_partial_suite (void)
 
   tcase_add_test (tc, test_partial_hit_across_tracks);
   tcase_add_test (tc, test_partial_hit_continues_its_segment);
+  tcase_add_test (tc, test_partial_hit_bus_after_hit_overhead);
   suite_add_tcase (s, tc);
   return s;
 }
