@@ -417,18 +417,42 @@ free_before (const struct cache *c, uint64_t lba, uint64_t wait)
   return min64 (rot_sectors_in (c->mech->g->rpm, l.spt, wait), l.sector);
 }
 
+/* The read segment whose data ends at or past lba and holds the 'hit'
+ * sectors before it (a partial hit's); nseg if none.  DiskSim reads the
+ * rest of a partial hit into the segment that served its front, so
+ * the read-ahead that follows wraps that segment, not another.
+ */
+static unsigned
+seg_continued (const struct cache *c, uint64_t lba, uint64_t hit)
+{
+  unsigned i;
+
+  for (i = 0; i < c->nseg; i++)
+    if (seg_prefix (c, &c->segs[i], lba - hit, hit) == hit)
+      return i;
+  return c->nseg;
+}
+
 void
 cache_read_done (struct cache *c, uint64_t lba, uint64_t n, uint64_t t,
-                 const struct arm *a, uint64_t rot_wait)
+                 const struct arm *a, uint64_t rot_wait, uint64_t hit)
 {
-  unsigned i = seg_lru (c);
+  unsigned i = hit > 0 ? seg_continued (c, lba, hit) : c->nseg;
   uint64_t limit, k = free_before (c, lba, rot_wait);
 
-  c->segs[i] = (struct cache_seg) { lba - k, lba + n, ++c->stamp, false };
+  if (i < c->nseg)
+    c->segs[i].stamp = ++c->stamp;
+  else {
+    i = seg_lru (c);
+    c->segs[i] = (struct cache_seg) { lba - k, lba + n, ++c->stamp, false };
+  }
   seg_extend (c, &c->segs[i], lba + n);
   if (c->ra_sectors == 0 || lba + n >= c->drive_sectors)
     return;
-  limit = ra_limit (c, c->segs[i].start, lba, n);
+  /* A partial hit's request crossing onto lba's track is a stream
+     across tracks (ra_limit), though its media read starts there. */
+  limit = ra_limit (c, min64 (c->segs[i].start, lba - min64 (hit, lba)),
+                    lba, n);
   if (limit <= lba + n)         /* the request ends its track */
     return;
   c->st = (struct cache_stream) {

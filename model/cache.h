@@ -125,10 +125,14 @@ extern void cache_hit_readahead (struct cache *, uint64_t lba, uint64_t n,
  * in the least recently used segment and read ahead from there.  It
  * waited 'rot_wait' on lba's track first: with read-any-free=1 the
  * sectors before lba that passed under the head meanwhile are kept too.
+ * The request's first 'hit' sectors, just before lba, came from a
+ * segment (a partial hit): the read goes on in that segment, as
+ * DiskSim's does (with readahead-until=next-track the stream begins
+ * there, also where a separate write segment served them).
  */
 extern void cache_read_done (struct cache *, uint64_t lba, uint64_t n,
                              uint64_t t, const struct arm *a,
-                             uint64_t rot_wait);
+                             uint64_t rot_wait, uint64_t hit);
 
 /* A write of [lba, lba+n) has passed through the buffer.  With
  * cache-write-segment=shared its data (the last segment's worth) takes

@@ -416,8 +416,16 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
     end = media (d, true, d->fw_end, sp, &arm, &lba, &n, NULL);
   }
   else {
-    start = arm_wait (d, t, c);
+    struct hdd_cost wait = { 0 };
+
+    /* DiskSim runs the command overhead from the write's arrival, while
+       the drive is still busy (the last fast write's media write): the
+       data crosses the bus, and the media write starts, once both are
+       over.  START is where a serial overhead would begin. */
+    start = arm_wait (d, t, &wait);
     stream_stop (d, start);
+    start = max64 (start, t + ov) - ov;
+    c->busy_ns += start - t;
     end = media (d, true, start + ov, sp, &arm, &lba, &n, NULL);
   }
   /* The next request comes after bus_done: were the media write to
@@ -431,6 +439,17 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
   c->xfer_ns = iface_ns (d, sp.n);
   c->cache_hit = true;
   return bus_done - t;
+}
+
+/* When a read's data may start over the interface.  DiskSim
+ * (disk_read_arrive) starts the media after the read-miss overhead, but
+ * a partial hit's data (k cached sectors first) only after the read-hit
+ * one, as for a whole hit.
+ */
+static uint64_t
+bus_overhead_ns (const struct hdd *d, uint64_t miss_ov, uint64_t k)
+{
+  return k > 0 ? cmd_overhead_ns (d, false, true) : miss_ov;
 }
 
 static uint64_t
@@ -454,7 +473,8 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   k = d->p.cache != CACHE_OFF && single_extent (d, sp, &lba)
     ? cache_seg_prefix (&d->cache, lba, sp.n) : 0;
   c->overhead_ns = ov;
-  bus = (struct bus_follow) { iface_ns (d, 1), t + ov + iface_ns (d, k) };
+  bus = (struct bus_follow) { iface_ns (d, 1),
+                              t + bus_overhead_ns (d, ov, k) + iface_ns (d, k) };
   end = media (d, false, t + ov,
                (struct req_span) { sp.first + k, sp.n - k }, c, &lba, &n,
                &bus);
@@ -464,7 +484,7 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
-                     n == sp.n - k ? c->rot_ns : 0);
+                     n == sp.n - k ? c->rot_ns : 0, n == sp.n - k ? k : 0);
   }
   return done - t0;
 }

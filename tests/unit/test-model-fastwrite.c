@@ -220,8 +220,10 @@ END_TEST
 
 /* With 8-sector segments the 8 sectors of the write still to be
  * written fill the segment: the appending write of 28..35 cannot join
- * (DiskSim appends while fewer than a segment's blocks are left).  It
- * waits 1345 us, then 5 us and its data: 1750 us.
+ * (DiskSim appends while fewer than a segment's blocks are left).  Its
+ * 5 us overhead runs while the media write goes on (to te + 1.8 ms,
+ * 1345 us after it arrived), then its data: 1745 us, 1340 us of them
+ * waiting past the overhead.
  */
 START_TEST (test_append_bounded_by_segment)
 {
@@ -232,19 +234,20 @@ START_TEST (test_append_bounded_by_segment)
 
   t = fast_write_20 (d, track, te);
   ck_assert_uint_eq (serve_lba (d, IO_WRITE, track + 28, 8, t, &c),
-                     1750 * US);
-  ck_assert_uint_eq (c.busy_ns, 1345 * US);
+                     1745 * US);
+  ck_assert_uint_eq (c.busy_ns, 1340 * US);
   hdd_free (d);
 }
 END_TEST
 
 /* A write of sectors 40..47 (not appending) arriving at te + 455 us
- * waits for the media write (1345 us), then its overhead and its data:
- * te + 1.8 ms + 405 us = te + 2.205 ms, 1750 us after it arrived.  Its
- * own media write reaches sector 40 at te + 3 ms and ends at te + 3.8
- * ms: a read of sector 50 arriving at te + 2.205 ms waits 1595 us, and
- * after its overhead (te + 3.805 ms) reads sector 50 at te + 4 ms, done
- * at te + 4.15 ms: 1945 us.
+ * runs its 5 us overhead at once, as DiskSim does, while the media write
+ * goes on; its data crosses once the media write is over: te + 1.8 ms
+ * + 400 us = te + 2.2 ms, 1745 us after it arrived, 1340 us of them
+ * waiting past its overhead.  Its own media write reaches sector 40 at
+ * te + 3 ms and ends at te + 3.8 ms: a read of sector 50 arriving at
+ * te + 2.2 ms waits 1600 us, and after its overhead (te + 3.805 ms)
+ * reads sector 50 at te + 4 ms, done at te + 4.15 ms: 1950 us.
  */
 START_TEST (test_other_write_waits)
 {
@@ -254,12 +257,39 @@ START_TEST (test_other_write_waits)
 
   t = fast_write_20 (d, track, te);
   ck_assert_uint_eq (serve_lba (d, IO_WRITE, track + 40, 8, t, &c),
-                     1750 * US);
-  ck_assert_uint_eq (c.busy_ns, 1345 * US);
-  t += 1750 * US;
+                     1745 * US);
+  ck_assert_uint_eq (c.busy_ns, 1340 * US);
+  t += 1745 * US;
   ck_assert_uint_eq (serve_lba (d, IO_READ, track + 50, 1, t, &c),
-                     1945 * US);
-  ck_assert_uint_eq (c.busy_ns, 1595 * US);
+                     1950 * US);
+  ck_assert_uint_eq (c.busy_ns, 1600 * US);
+  hdd_free (d);
+}
+END_TEST
+
+/* The overhead runs from the write's arrival even when it outlasts the
+ * media write under way.  With a 1505 us write overhead (5 + 1500) the
+ * write of 20..27 arriving at te + 50 us starts its media write at
+ * te + 1555 us, past sector 20 (te + 1 ms): it writes it a revolution
+ * later, ending at te + 11.8 ms.  A write of 40..47 arriving at
+ * te + 11 ms, 800 us before that, has its overhead over at te + 12.505
+ * ms and its data across 400 us later: 1905 us, no wait past the
+ * overhead (a serial overhead would make it 800 + 1505 + 400 = 2705).
+ */
+START_TEST (test_overhead_overlaps_media_write)
+{
+  const char *kv[] = { "overhead-write-hit", "1500us",
+                       "overhead-write-hit-after-write", "1500us", NULL };
+  struct hdd *d = test_drive_with ("2", kv);
+  uint64_t track, te = first_read (d, &track);
+  struct hdd_cost c;
+
+  ck_assert_uint_eq (serve_lba (d, IO_WRITE, track + 20, 8, te + 50 * US,
+                                &c), 1905 * US);
+  ck_assert_uint_eq (serve_lba (d, IO_WRITE, track + 40, 8,
+                                te + 11000 * US, &c), 1905 * US);
+  ck_assert_uint_eq (c.busy_ns, 0);
+  ck_assert_uint_eq (c.overhead_ns, 1505 * US);
   hdd_free (d);
 }
 END_TEST
@@ -414,6 +444,7 @@ main (void)
   tcase_add_test (tc, test_append_joins);
   tcase_add_test (tc, test_append_bounded_by_segment);
   tcase_add_test (tc, test_other_write_waits);
+  tcase_add_test (tc, test_overhead_overlaps_media_write);
   tcase_add_test (tc, test_append_after_media_is_new);
   tcase_add_test (tc, test_flush_waits);
   tcase_add_test (tc, test_needs_write_through);
