@@ -42,9 +42,7 @@ replay (struct trace_row *rows, long n)
     reqs[i].io = (struct io) { .op = rows[i].io_op, .fua = rows[i].fua,
                                .offset = rows[i].offset,
                                .length = rows[i].length };
-    if (rows[i].arrival > 0)
-      engine_advance (e, rows[i].arrival - 1);
-    engine_submit (e, &reqs[i], rows[i].arrival);
+    engine_arrive (e, &reqs[i], rows[i].arrival);
   }
   engine_advance (e, ENGINE_NEVER - 1);
   fuzz_assert (engine_pending (e) == 0, "requests never completed");

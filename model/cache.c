@@ -282,14 +282,6 @@ cache_stream_reached (struct cache *c, uint64_t t, struct arm *a)
 }
 
 /* The first LBA after lba's track. */
-static uint64_t
-track_end (const struct geom *g, uint64_t lba)
-{
-  /* Not lba - sector + spt: in an explicit zone table the sector is
-     the physical slot, and spares and slips hold no LBA. */
-  return geom_track_end (g, lba);
-}
-
 /* The first LBA after lba's cylinder (its tracks in LBA order). */
 static uint64_t
 cyl_end (const struct geom *g, uint64_t lba)
@@ -298,7 +290,8 @@ cyl_end (const struct geom *g, uint64_t lba)
   uint64_t e;
 
   geom_locate (g, lba, &l);
-  for (e = track_end (g, lba); e < g->sectors; e = track_end (g, e)) {
+  for (e = geom_track_end (g, lba); e < g->sectors;
+       e = geom_track_end (g, e)) {
     geom_locate (g, e, &m);
     if (m.cyl != l.cyl)
       break;
@@ -326,7 +319,7 @@ ra_limit (const struct cache *c, uint64_t seg_start, uint64_t lba,
     lim = n >= c->seg_sectors ? e : min64 (lim, lba + c->seg_sectors);
   switch (c->ra_until) {
   case RAUNTIL_TRACK:
-    lim = min64 (lim, track_end (g, e - 1));
+    lim = min64 (lim, geom_track_end (g, e - 1));
     break;
   case RAUNTIL_CYL:
     lim = min64 (lim, cyl_end (g, e - 1));

@@ -432,8 +432,6 @@ load_layout (struct ctx *c, struct ds_drive *d, const struct dsp_block *dm,
   l->mapping = (int) val (b, "LBN-to-PBN mapping scheme")->i;
   l->sparing = (int) val (b, "Sparing scheme used")->i;
   l->rangesize = (uint64_t) val (b, "Rangesize for sparing")->i;
-  l->mapping_at = where (b, "LBN-to-PBN mapping scheme");
-  l->sparing_at = where (b, "Sparing scheme used");
   if (skew_units (c, b, &revs) == -1)
     return -1;
   zones = val (b, "Zones");

@@ -72,7 +72,7 @@ struct ds_layout {
   uint64_t mapped;              /* LBNs the zones map (>= blocks) */
   unsigned nzones;
   struct ds_zone *zones;
-  struct dsp_where at, mapping_at, sparing_at;
+  struct dsp_where at;
 };
 
 /* A physical block: cylinder, surface, sector in logical order on its
@@ -176,5 +176,10 @@ extern int ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
  * do not load (the error printed).
  */
 extern int disksim_check_file (const char *path, FILE *fp);
+
+/* Whether the profile loader reads 'name' as a DiskSim file (by the
+ * loader's own table of formats, model/profile_load.c).
+ */
+extern bool disksim_is_profile_name (const char *name);
 
 #endif /* HDDSIM_DISKSIM_IMPORT_H */

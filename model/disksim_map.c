@@ -470,13 +470,6 @@ compare_layout (struct out *o, const struct ds_layout *l,
   free (g);
 }
 
-/* DiskSim's sparing scheme numbers are hddsim's sparing= values. */
-static int
-sparing_of (int ds)
-{
-  return ds;
-}
-
 static void
 map_layout (struct out *o, const struct ds_drive *d, struct hdd_params *p)
 {
@@ -495,7 +488,7 @@ map_layout (struct out *o, const struct ds_drive *d, struct hdd_params *p)
            l->nzones, ZONES_MAX);
     return;
   }
-  p->sparing = sparing_of (l->sparing);
+  p->sparing = l->sparing;  /* DiskSim's scheme numbers are sparing='s */
   p->sparing_range = l->rangesize ? l->rangesize : 1;
   p->nzt = l->nzones;
   p->nslips = p->ndefects = 0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disksim_import.h"
 #include "hdd_int.h"
 
 static const struct {
@@ -78,6 +79,12 @@ loader_for (const char *name)
     if (ends_with (name, profile_formats[i].suffix))
       return profile_formats[i].load;
   return strchr (name, '/') ? profile_formats[0].load : NULL;
+}
+
+bool
+disksim_is_profile_name (const char *name)
+{
+  return loader_for (name) == profile_load_disksim;
 }
 
 static void

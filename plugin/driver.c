@@ -70,7 +70,6 @@ static struct {
   uint64_t spin_ns;
   bool realtime;
   uint64_t next_id;
-  struct flight *serving;       /* the request on the drive, or NULL */
   uint64_t dispatcher_due;      /* the dispatcher is (about to be) timed
                                    for this; ENGINE_NEVER: not at all */
 
@@ -104,7 +103,6 @@ on_started (struct req *r, void *opaque)
                   r->id, io_op_name (r->io.op), r->io.offset, r->io.length,
                   r->start, r->done, r->cost.seek_ns, r->cost.rot_ns,
                   r->cost.xfer_ns);
-  drv.serving = f;
   pthread_cond_signal (&f->dispatched);
 }
 
@@ -115,26 +113,14 @@ flight_free (struct flight *f)
   free (f);
 }
 
-/* Record a request's end in the trace and the stats: a copy handed to
- * the recorder's writer thread (recorder.c), cheap enough to make
- * under the lock.
- */
-static void
-record (const struct req *r, int64_t late_ns, enum req_outcome outcome)
-{
-  recorder_push (r, late_ns, outcome);
-}
-
 static void
 on_completed (struct req *r, void *opaque)
 {
   struct flight *f = r->user;
 
   (void) opaque;
-  if (drv.serving == f)
-    drv.serving = NULL;
   if (f->orphaned) {
-    record (r, 0, OUTCOME_ABORTED);
+    recorder_push (r, true, 0, OUTCOME_ABORTED);
     flight_free (f);
   }
 }
@@ -150,7 +136,9 @@ static const struct engine_hooks hooks = {
 static uint64_t
 dispatcher_work (void)
 {
-  if (drv.serving && !drv.serving->orphaned)
+  const struct req *serving = engine_serving (drv.engine);
+
+  if (serving && !((struct flight *) serving->user)->orphaned)
     return ENGINE_NEVER;
   return engine_next_event (drv.engine);
 }
@@ -336,7 +324,6 @@ driver_stop (void)
   drv.loop = NULL;
   drv.engine = NULL;
   drv.hdd = NULL;
-  drv.serving = NULL;
   drv.dispatcher_due = ENGINE_NEVER;
 }
 
@@ -386,19 +373,19 @@ abandon (struct flight *f, enum req_outcome outcome)
   pthread_mutex_lock (&drv.lock);
   served = f->req.state == REQ_DONE;
   free_now = engine_cancel (drv.engine, &f->req) == 0;
-  if (served)
-    record (&f->req, 0, outcome);
-  else if (free_now)
-    /* Pulled from the queue before it was served: it has no service
-     * interval for the trace, but it is one more aborted request.
-     */
-    recorder_push_unserved (&f->req, outcome);
   f->orphaned = !free_now;
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   wake_dispatcher_if (wake);
-  if (free_now)
+  /* Out of the engine, f is this worker's alone: record it off the
+   * lock.  Pulled from the queue before it was served, it has no
+   * service interval for the trace but is one more aborted request;
+   * one still on the drive is recorded when it completes.
+   */
+  if (free_now) {
+    recorder_push (&f->req, served, 0, outcome);
     flight_free (f);
+  }
 }
 
 /* nbdkit_nanosleep with a zero timeout only checks for shutdown and
@@ -477,7 +464,7 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   /* f has left the engine: its record needs no lock. */
-  record (&f->req, late, outcome);
+  recorder_push (&f->req, true, late, outcome);
   wake_dispatcher_if (wake);
   if (hddsim_debug_timing)
     nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRId64 " ns",

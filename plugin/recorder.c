@@ -137,33 +137,17 @@ writer (void *arg)
   return NULL;
 }
 
-static void push (const struct trace_record *t);
-
 void
-recorder_push (const struct req *r, int64_t late_ns,
+recorder_push (const struct req *r, bool served, int64_t late_ns,
                enum req_outcome outcome)
 {
-  struct trace_record t;
+  struct trace_record record, *t = &record;
 
   /* The lateness is written only for a delivered request. */
-  trace_record_of (&t, r, outcome == OUTCOME_OK ? late_ns : TRACE_LATE_NONE,
+  trace_record_of (t, r, outcome == OUTCOME_OK ? late_ns : TRACE_LATE_NONE,
                    outcome);
-  push (&t);
-}
+  t->unserved = !served;
 
-void
-recorder_push_unserved (const struct req *r, enum req_outcome outcome)
-{
-  struct trace_record t;
-
-  trace_record_of (&t, r, TRACE_LATE_NONE, outcome);
-  t.unserved = true;
-  push (&t);
-}
-
-static void
-push (const struct trace_record *t)
-{
   pthread_mutex_lock (&rec.lock);
   if (!rec.running) {
     /* Before the writer starts or after it stopped: nobody else

@@ -4,6 +4,7 @@
 #ifndef HDDSIM_RECORDER_H
 #define HDDSIM_RECORDER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../sched/req.h"
@@ -17,13 +18,13 @@ extern int recorder_start (const char *trace_path, const char *stats_path);
  * CLOCK_MONOTONIC reading at modeled time 0.
  */
 extern int recorder_after_fork (uint64_t epoch);
-/* Hand over one retired request.  Cheap: a copy into a ring. */
-extern void recorder_push (const struct req *, int64_t late_ns,
-                           enum req_outcome);
-/* A request withdrawn from the queue before it was served: it counts
- * in the stats (aborted), but has no trace line.
+/* Hand over one retired request.  Cheap: a copy into a ring; a full
+ * ring makes the caller wait for the writer, so push with no other
+ * lock held.  A request that was not served (withdrawn from the queue)
+ * counts in the stats (aborted) but has no trace line.
  */
-extern void recorder_push_unserved (const struct req *, enum req_outcome);
+extern void recorder_push (const struct req *, bool served, int64_t late_ns,
+                           enum req_outcome);
 /* Write out everything pushed so far, the final stats and the
  * lateness summary; stop the writer; close the files.
  */

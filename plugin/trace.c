@@ -162,12 +162,8 @@ trace_file_flush (struct trace_file *t)
 void
 trace_file_add (struct trace_file *t, const struct trace_record *r)
 {
-  if (t->failed) {
-    t->lost++;
-    return;
-  }
-  if (TRACE_BUF - t->used < TRACE_LINE_MAX)
-    trace_file_flush (t);
+  if (!t->failed && TRACE_BUF - t->used < TRACE_LINE_MAX)
+    trace_file_flush (t);       /* may fail: then this line is lost too */
   if (t->failed) {
     t->lost++;
     return;

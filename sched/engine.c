@@ -87,6 +87,12 @@ engine_hdd (const struct engine *e)
   return e->hdd;
 }
 
+struct req *
+engine_serving (const struct engine *e)
+{
+  return e->serving;
+}
+
 uint32_t
 engine_pending (const struct engine *e)
 {
@@ -98,6 +104,14 @@ static bool
 io_is_sync (const struct io *io)
 {
   return io->op == IO_READ || io->op == IO_FLUSH || io->fua;
+}
+
+void
+engine_arrive (struct engine *e, struct req *r, uint64_t arrival)
+{
+  if (arrival > 0)
+    engine_advance (e, arrival - 1);
+  engine_submit (e, r, arrival);
 }
 
 void

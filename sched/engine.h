@@ -51,6 +51,11 @@ extern void engine_free (struct engine *);
  */
 extern void engine_submit (struct engine *, struct req *r, uint64_t arrival);
 
+/* For a replayed timeline: run every event before 'arrival', then
+ * submit r at exactly 'arrival' (so it is not nudged).
+ */
+extern void engine_arrive (struct engine *, struct req *r, uint64_t arrival);
+
 /* Modeled time of the next event (a completion or a decision), or
  * ENGINE_NEVER if nothing can happen before the next arrival.
  */
@@ -67,6 +72,10 @@ extern int engine_cancel (struct engine *, struct req *r);
 
 /* Requests submitted and not yet completed. */
 extern uint32_t engine_pending (const struct engine *);
+/* The request on the drive (between its started and completed hooks),
+ * or NULL.
+ */
+extern struct req *engine_serving (const struct engine *);
 
 extern const struct hdd *engine_hdd (const struct engine *);
 

@@ -26,14 +26,6 @@ usage (FILE *fp)
            "FILE.diskspecs.\n");
 }
 
-static int
-ends_with (const char *s, const char *suffix)
-{
-  size_t n = strlen (s), m = strlen (suffix);
-
-  return n > m && strcmp (s + n - m, suffix) == 0;
-}
-
 /* Every reason the DiskSim file is refused, after the first one the
  * loader gave: a user fixing a drive wants the whole list at once.
  */
@@ -42,7 +34,7 @@ list_disksim_refusals (const char *path)
 {
   int n;
 
-  if (!ends_with (path, ".parv") && !ends_with (path, ".diskspecs"))
+  if (!disksim_is_profile_name (path))
     return;
   fprintf (stderr, "hddsim-profile: every reason:\n");
   n = disksim_check_file (path, stderr);

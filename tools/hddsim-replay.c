@@ -365,9 +365,7 @@ release (struct replay *rp)
   rp->last_arrival = arrival;
   rp->last_id = s->req.id;
   rp->released_any = true;
-  if (arrival > 0)
-    engine_advance (rp->engine, arrival - 1);
-  engine_submit (rp->engine, &s->req, arrival);
+  engine_arrive (rp->engine, &s->req, arrival);
 }
 
 static int

@@ -21,6 +21,24 @@
 #include "run-suite.h"
 #include "test-model-util.h"
 
+/* The ends of tracks T0, T1, T2 from cylinder 1000, head 0, in LBA
+ * order (e[0] = T0's end = T1's start), each track longer than the
+ * 64-sector segment.
+ */
+static void
+three_tracks (const struct hdd *d, uint64_t e[3])
+{
+  const struct geom *g = hdd_geom (d);
+  uint64_t start = geom_track_lba (g, 1000, 0);
+  int i;
+
+  for (i = 0; i < 3; i++) {
+    e[i] = geom_track_end (g, start);
+    ck_assert_uint_gt (e[i] - start, 64);
+    start = e[i];
+  }
+}
+
 /* st340014a, write-through, one segment of 64 sectors, read-ahead a
  * segment, the DEC scheme, partial hits.  Tracks T0, T1, T2 follow in
  * LBA order from cylinder 1000, head 0: T0 = [x, e1), T1 = [e1, e2),
@@ -34,16 +52,11 @@ START_TEST (test_partial_hit_across_tracks)
     "cache-partial-hits", "1", NULL
   };
   struct hdd *d = drive ("st340014a", kv, 0, 1);
-  const struct geom *g = hdd_geom (d);
-  uint64_t x = geom_track_lba (g, 1000, 0), e1, e2, e3, t;
+  uint64_t e[3], e1, e3, t;
   struct hdd_cost c;
 
-  e1 = geom_track_end (g, x);
-  e2 = geom_track_end (g, e1);
-  e3 = geom_track_end (g, e2);
-  ck_assert_uint_gt (e1 - x, 64);
-  ck_assert_uint_gt (e2 - e1, 64);
-  ck_assert_uint_gt (e3 - e2, 64);
+  three_tracks (d, e);
+  e1 = e[0], e3 = e[2];
 
   /* [e1-16, e1-8) from the media: the segment began on T0, so the
      read-ahead stops at T0's end; 100 ms (twelve revolutions) later the
@@ -83,14 +96,11 @@ START_TEST (test_partial_hit_continues_its_segment)
     "cache-partial-hits", "1", NULL
   };
   struct hdd *d = drive ("st340014a", kv, 0, 1);
-  const struct geom *g = hdd_geom (d);
-  uint64_t x = geom_track_lba (g, 1000, 0), e1, e2, e3, t;
+  uint64_t e[3], e1, e3, t;
   struct hdd_cost c;
 
-  e1 = geom_track_end (g, x);
-  e2 = geom_track_end (g, e1);
-  e3 = geom_track_end (g, e2);
-  ck_assert_uint_gt (e3 - e2, 64);
+  three_tracks (d, e);
+  e1 = e[0], e3 = e[2];
 
   t = serve_at (d, IO_READ, (e1 - 16) * 512, 4096, 0, &c) + 100 * MS;
   ck_assert (!c.cache_hit);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/param.h"
 #include "disksim_trace.h"
 
 /* Longer lines are not a validate trace (the real ones are ~50
@@ -79,17 +80,7 @@ ds_trace_close (struct ds_trace *t)
 static int
 parse_count (const char *s, uint64_t max, uint64_t *out)
 {
-  char *end;
-  unsigned long long v;
-
-  if (*s < '0' || *s > '9')
-    return -1;
-  errno = 0;
-  v = strtoull (s, &end, 10);
-  if (errno || *end || v > max)
-    return -1;
-  *out = v;
-  return 0;
+  return parse_uint (s, out) == -1 || *out > max ? -1 : 0;
 }
 
 /* A non-negative decimal number of microseconds, as "%lf" reads it but
@@ -252,9 +243,7 @@ ds_replay (struct ds_trace *t, struct engine *e, ds_done_fn done,
                          .offset = d.blkno * DS_BLOCK,
                          .length = (uint64_t) d.bcount * DS_BLOCK };
     /* The drive works in the background until the request arrives. */
-    if (arrival > 0)
-      engine_advance (e, arrival - 1);
-    engine_submit (e, &r, arrival);
+    engine_arrive (e, &r, arrival);
     if (run_until_done (e, &r) == -1) {
       line_error (t, err, errlen, "the request never completes (the "
                   "policy holds it with nothing else to wait for)");

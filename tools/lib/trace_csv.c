@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/param.h"
 #include "trace_csv.h"
 
 /* ---- The format ---- */
@@ -229,19 +230,13 @@ map_header (struct reader *rd, char *line, int *where)
   return n;
 }
 
-/* A decimal number of at most 'max', digits only: strtoull alone
- * would take "-1" as 2^64-1 and " 7x" as 7.
+/* A decimal number of at most 'max', digits only (parse_uint: strtoull
+ * alone would take "-1" as 2^64-1 and " 7x" as 7).
  */
 static int
 parse_u64 (const char *s, uint64_t max, uint64_t *v)
 {
-  char *end;
-
-  if (!isdigit ((unsigned char) *s))
-    return -1;
-  errno = 0;
-  *v = strtoull (s, &end, 10);
-  return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
+  return parse_uint (s, v) == -1 || *v > max ? -1 : 0;
 }
 
 static int
@@ -315,11 +310,10 @@ parse_op (struct reader *rd, struct trace_row *r, const char *name)
 static int
 parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
 {
-  static const char *const outcomes[] = { "ok", "error", "aborted" };
-  size_t i;
+  int i;
 
-  for (i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++)
-    if (strcmp (outcomes[i], name) == 0) {
+  for (i = 0; i < OUTCOME_COUNT; i++)
+    if (strcmp (trace_outcome_names[i], name) == 0) {
       snprintf (r->outcome, sizeof r->outcome, "%s", name);
       return 0;
     }
