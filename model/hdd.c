@@ -678,6 +678,12 @@ hdd_head_offset (const struct hdd *d)
 }
 
 uint64_t
+hdd_max_transfer (const struct hdd *d)
+{
+  return d->p.max_transfer;
+}
+
+uint64_t
 hdd_dirty_bytes (const struct hdd *d)
 {
   if (d->p.kind == KIND_FIXED)

@@ -114,6 +114,8 @@ extern int hdd_params_validate (const struct hdd_params *,
 extern const char *hdd_params_profile_name (const struct hdd_params *);
 /* The drive's capacity in bytes: what an image may hold at most. */
 extern uint64_t hdd_params_capacity (const struct hdd_params *);
+/* The largest transfer of one command (max-transfer=; 0 = unlimited). */
+extern uint64_t hdd_params_max_transfer (const struct hdd_params *);
 /* Whether the drive has platters (false for profile=fixed). */
 extern bool hdd_params_rotates (const struct hdd_params *);
 extern void hdd_params_print_help (FILE *fp);
@@ -150,6 +152,9 @@ extern void hdd_idle (struct hdd *, uint64_t t);
  * policies that sweep.
  */
 extern uint64_t hdd_head_offset (const struct hdd *);
+
+/* max-transfer= of the drive's parameters (0 = unlimited). */
+extern uint64_t hdd_max_transfer (const struct hdd *);
 
 /* Bytes not yet on the media (volatile write cache), including a
  * destage write still under way, as of the latest time the drive was

@@ -42,6 +42,9 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "cache-segments", "8", "estimate: ATA drives of the period split "
     "the buffer into a handful of adaptive segments" },
   { "readahead", "256K", "estimate: one segment" },
+  { "max-transfer", "128K", "ATA 28-bit LBA: READ/WRITE DMA carry at "
+    "most 256 sectors (a sector count of 0 means 256), Linux libata's "
+    "ATA_MAX_SECTORS; its 78,125,000 LBAs fit 28-bit addresses" },
   { NULL },
 };
 
@@ -73,6 +76,9 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
   { "cache-size", "128M", "spec sheet: 128 MB cache" },
   { "cache-segments", "32", "estimate" },
   { "readahead", "1M", "estimate" },
+  { "max-transfer", "1280K", "Linux's default max_sectors_kb for a "
+    "SATA disk (BLK_DEF_MAX_SECTORS, 2560 sectors, since 4.4); the "
+    "drive's 48-bit commands would carry up to 65,536 sectors" },
   { NULL },
 };
 
@@ -99,6 +105,9 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "cache-size", "16M", "spec sheet: 16 MB cache" },
   { "cache-segments", "16", "estimate" },
   { "readahead", "512K", "estimate" },
+  { "max-transfer", "1280K", "Linux's default max_sectors_kb for a "
+    "SATA disk (BLK_DEF_MAX_SECTORS, 2560 sectors, since 4.4); the "
+    "drive's 48-bit commands would carry up to 65,536 sectors" },
   { NULL },
 };
 

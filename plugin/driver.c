@@ -130,6 +130,19 @@ static const struct engine_hooks hooks = {
   .completed = on_completed,
 };
 
+/* Is a worker waiting for the completion of what is on the drive?
+ * Its worker times a request's completion; a command of a request
+ * split into several (sched/engine.c) is timed by nobody but the
+ * dispatcher, except the last, which is its request's completion.
+ */
+static bool
+worker_times (const struct req *serving)
+{
+  const struct req *r = serving->parent ? serving->parent : serving;
+
+  return r->state == REQ_SERVING && !((struct flight *) r->user)->orphaned;
+}
+
 /* When the dispatcher must next advance the engine (see the top of
  * this file); lock held.
  */
@@ -138,7 +151,7 @@ dispatcher_work (void)
 {
   const struct req *serving = engine_serving (drv.engine);
 
-  if (serving && !((struct flight *) serving->user)->orphaned)
+  if (serving && worker_times (serving))
     return ENGINE_NEVER;
   return engine_next_event (drv.engine);
 }
@@ -345,7 +358,8 @@ flight_new (const struct io *io, uint32_t conn)
   return f;
 }
 
-static void
+/* -1 if there is no memory for the request's commands. */
+static int
 submit (struct flight *f)
 {
   uint64_t now;
@@ -354,12 +368,16 @@ submit (struct flight *f)
   pthread_mutex_lock (&drv.lock);
   f->req.id = drv.next_id++;
   now = model_now ();
-  engine_submit (drv.engine, &f->req, now);
+  if (engine_submit (drv.engine, &f->req, now) == -1) {
+    pthread_mutex_unlock (&drv.lock);
+    return -1;
+  }
   /* An idle drive starts this request now, without a thread hop. */
   engine_advance (drv.engine, now);
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   wake_dispatcher_if (wake);
+  return 0;
 }
 
 /* The worker gives up on f: withdraw it, or leave it to complete on
@@ -504,7 +522,15 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   }
   set_timer_slack_once ();
 
-  submit (f);
+  if (submit (f) == -1) {
+    nbdkit_error ("%s of %" PRIu64 " bytes: no memory for its %" PRIu64
+                  "-byte commands (max-transfer=)", io_op_name (io->op),
+                  io->length, hdd_max_transfer (drv.hdd));
+    flight_free (f);
+    handback_leave (hb, should_abort (hb));
+    errno = ENOMEM;
+    return -1;
+  }
   status = data (arg);
   err = errno;
 

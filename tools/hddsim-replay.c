@@ -356,7 +356,7 @@ heap_pop (struct replay *rp)
  * engine keeps it unless it would go back in time, which arrival order
  * rules out.
  */
-static void
+static int
 release (struct replay *rp)
 {
   struct slot *s = heap_pop (rp);
@@ -365,7 +365,13 @@ release (struct replay *rp)
   rp->last_arrival = arrival;
   rp->last_id = s->req.id;
   rp->released_any = true;
-  engine_arrive (rp->engine, &s->req, arrival);
+  if (engine_arrive (rp->engine, &s->req, arrival) == -1) {
+    fprintf (stderr, "hddsim-replay: request %" PRIu64 ": no memory for "
+             "its commands (max-transfer=)\n", s->req.id);
+    slot_put (rp, s);
+    return -1;
+  }
+  return 0;
 }
 
 static int
@@ -464,8 +470,11 @@ replay_hddsim (struct replay *rp)
       *err = '\0';
       break;
     }
-    if (rp->nheap > rp->window)
-      release (rp);
+    if (rp->nheap > rp->window && release (rp) == -1) {
+      r = -1;                   /* release has said why */
+      *err = '\0';
+      break;
+    }
   }
   if (r == -1 && *err)
     fprintf (stderr, "hddsim-replay: %s\n", err);
@@ -477,7 +486,11 @@ replay_hddsim (struct replay *rp)
     return -1;
   }
   while (rp->nheap > 0)
-    release (rp);
+    if (release (rp) == -1) {
+      rp->draining = true;
+      engine_advance (rp->engine, ENGINE_NEVER - 1);
+      return -1;
+    }
   engine_advance (rp->engine, ENGINE_NEVER - 1);
   if (rp->check && !rp->failed)
     fprintf (stderr, "hddsim-replay: %ld requests, identical timeline\n",
