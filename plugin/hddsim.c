@@ -88,17 +88,34 @@ hddsim_cleanup (void)
   image_close ();
 }
 
-/* --dump-plugin output is key=value lines: hddsim_profiles= and one
- * hddsim_profile_NAME=DESCRIPTION line per built-in profile.
+/* A built-in profile's max-transfer (unlimited if it sets none). */
+static const char *
+profile_max_transfer (const struct hdd_profile *p)
+{
+  const struct hdd_profile_value *v;
+
+  for (v = p->values; v->key; v++)
+    if (strcmp (v->key, "max-transfer") == 0)
+      return v->value;
+  return "0";
+}
+
+/* --dump-plugin output is key=value lines: hddsim_profiles=, one
+ * hddsim_profile_NAME=DESCRIPTION line per built-in profile and one
+ * hddsim_max_transfer_NAME=SIZE (0: unlimited), which nbd-max-block=auto
+ * would advertise.
  */
 static void
 dump_profiles (void)
 {
   size_t i;
 
-  for (i = 0; hdd_profile_list[i]; i++)
+  for (i = 0; hdd_profile_list[i]; i++) {
     printf ("hddsim_profile_%s=%s\n", hdd_profile_list[i]->name,
             hdd_profile_list[i]->description);
+    printf ("hddsim_max_transfer_%s=%s\n", hdd_profile_list[i]->name,
+            profile_max_transfer (hdd_profile_list[i]));
+  }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)
     printf ("%s%s", i ? "," : "", hdd_profile_list[i]->name);
@@ -170,6 +187,25 @@ hddsim_is_rotational (void *handle)
 {
   (void) handle;
   return hdd_params_rotates (config.setup.hdd);
+}
+
+/* nbd-max-block= (config.c): the NBD maximum block size, or no
+ * constraints at all (nbdkit's "no information": a client then
+ * assumes minimum 1, preferred 4096).
+ */
+static int
+hddsim_block_size (void *handle, uint32_t *minimum, uint32_t *preferred,
+                   uint32_t *maximum)
+{
+  (void) handle;
+  if (config.nbd_max_block == 0) {
+    *minimum = *preferred = *maximum = 0;
+    return 0;
+  }
+  *minimum = 1;
+  *preferred = 4096;
+  *maximum = config.nbd_max_block;
+  return 0;
 }
 
 static int
@@ -280,6 +316,7 @@ static struct nbdkit_plugin plugin = {
   .can_multi_conn = hddsim_can_true,
   .is_rotational = hddsim_is_rotational,
   .can_fua = hddsim_can_fua,
+  .block_size = hddsim_block_size,
   .pread = hddsim_pread,
   .pwrite = hddsim_pwrite,
   .flush = hddsim_flush,
