@@ -255,27 +255,37 @@ START_TEST (test_read_between_commands)
 }
 END_TEST
 
-/* qdepth and queue_len count commands, as a drive's queue does: with
- * qdepth=2, a read submitted behind a 4-command write reaches the
- * policy after the write's four commands (the fifth admitted), when
- * the third completes; it found 4 commands in the engine.
+/* qdepth counts the client's requests: a split request is admitted
+ * whole and holds its place until its last command is on the drive.
+ * qdepth=1: a 4-command write and a read submitted at 0; the policy
+ * sees all four commands at once (counted in commands, it would see
+ * one), and the read at the first decision after the write's last
+ * command went on the drive: when that completes, at 20 ms; the read
+ * found one request in the engine (queue_len 1).
  */
-START_TEST (test_qdepth_counts_commands)
+START_TEST (test_qdepth_counts_requests)
 {
   struct harness h;
   struct req w, r;
 
-  harness_init (&h, "128K", &rec_ops, "2");
+  harness_init (&h, "128K", &rec_ops, "1");
   init_io (&w, 1, 1, IO_WRITE, 0, 512 * KiB);
   init_io (&r, 2, 2, IO_READ, 100 * MiB, 4 * KiB);
   ck_assert_int_eq (engine_submit (h.e, &w, 0), 0);
   ck_assert_int_eq (engine_submit (h.e, &r, 0), 0);
-  ck_assert_uint_eq (engine_pending (h.e), 5);
-  engine_advance (h.e, UINT64_MAX - 1);
+  ck_assert_uint_eq (engine_pending (h.e), 2);
+  engine_advance (h.e, 0);
+  ck_assert_uint_eq (nseen, 4);
+  ck_assert_uint_eq (engine_pending (h.e), 2);
+  engine_advance (h.e, 4 * S - 1);
+  ck_assert_uint_eq (nseen, 4);
+  engine_advance (h.e, 4 * S);
   ck_assert_uint_eq (nseen, 5);
   ck_assert_int_eq (seen[4].op, IO_READ);
+  engine_advance (h.e, UINT64_MAX - 1);
   ck_assert_uint_eq (r.start, 4 * S);
-  ck_assert_uint_eq (r.queue_len, 4);
+  ck_assert_uint_eq (r.queue_len, 1);
+  ck_assert_uint_eq (engine_pending (h.e), 0);
   harness_free (&h);
 }
 END_TEST
@@ -337,6 +347,38 @@ START_TEST (test_cancel_commands)
 }
 END_TEST
 
+/* A split request cancelled before it was admitted (qdepth=1, behind
+ * a read on the drive 0-5 ms): gone at once, nothing of it reaches the
+ * policy; a read submitted after it is admitted at 5 ms as if it had
+ * never been.
+ */
+START_TEST (test_cancel_waiting_commands)
+{
+  struct harness h;
+  struct req r1, w, r2;
+
+  harness_init (&h, "128K", &rec_ops, "1");
+  init_io (&r1, 1, 2, IO_READ, 0, 4 * KiB);
+  init_io (&w, 2, 1, IO_WRITE, 1 * MiB, 512 * KiB);
+  init_io (&r2, 3, 3, IO_READ, 2 * MiB, 4 * KiB);
+  ck_assert_int_eq (engine_submit (h.e, &r1, 0), 0);
+  ck_assert_int_eq (engine_submit (h.e, &w, 0), 0);
+  engine_advance (h.e, 1 * MS);
+  ck_assert_int_eq (w.state, REQ_WAITING);
+  ck_assert_int_eq (engine_cancel (h.e, &w), 0);
+  ck_assert_int_eq (w.state, REQ_DONE);
+  ck_assert_ptr_null (w.cmds);
+  ck_assert_uint_eq (engine_pending (h.e), 1);
+  ck_assert_int_eq (engine_submit (h.e, &r2, 2 * MS), 0);
+  engine_advance (h.e, UINT64_MAX - 1);
+  ck_assert_uint_eq (nseen, 2);
+  ck_assert_uint_eq (r2.start, S);
+  ck_assert_uint_eq (h.completed, 2);
+  ck_assert_uint_eq (engine_pending (h.e), 0);
+  harness_free (&h);
+}
+END_TEST
+
 /* max-transfer= takes whole sectors; a bad value names the key. */
 START_TEST (test_max_transfer_param)
 {
@@ -368,9 +410,10 @@ commands_suite (void)
   tcase_add_test (tc, test_split_into_commands);
   tcase_add_test (tc, test_split_what);
   tcase_add_test (tc, test_read_between_commands);
-  tcase_add_test (tc, test_qdepth_counts_commands);
+  tcase_add_test (tc, test_qdepth_counts_requests);
   tcase_add_test (tc, test_flush_after_commands);
   tcase_add_test (tc, test_cancel_commands);
+  tcase_add_test (tc, test_cancel_waiting_commands);
   tcase_add_test (tc, test_max_transfer_param);
   suite_add_tcase (s, tc);
   return s;
