@@ -80,7 +80,9 @@ extern void engine_advance (struct engine *, uint64_t now);
  */
 extern int engine_cancel (struct engine *, struct req *r);
 
-/* Commands (and flushes) submitted and not yet completed. */
+/* Requests submitted and not yet completed (a split request counts
+ * once).
+ */
 extern uint32_t engine_pending (const struct engine *);
 /* The request or command on the drive, or NULL (a command's 'user'
  * is its request's).

@@ -29,7 +29,7 @@ struct req {
   uint64_t arrival;             /* modeled ns */
   uint64_t start;
   uint64_t done;
-  uint32_t queue_len;           /* commands in the engine at arrival */
+  uint32_t queue_len;           /* requests in the engine at arrival */
   struct hdd_cost cost;
 
   /* A request longer than the drive's max-transfer is served as
