@@ -159,6 +159,64 @@ START_TEST (test_missing_file)
 }
 END_TEST
 
+/* The examples of tests/data/traces/ (README.md there), detected and
+ * read as the docs' worked examples use them; counts and times by hand
+ * from the files.
+ */
+static int
+read_example (const char *name, char blk_event, const char *format)
+{
+  char path[128];
+  struct trace_source *s;
+  int n = 0, got;
+
+  snprintf (path, sizeof path, "tests/data/traces/%s", name);
+  s = trace_source_open (path, NULL, &(struct trace_source_opts)
+                         { blk_event, NULL, 0 }, src_err, sizeof src_err);
+  ck_assert_msg (s != NULL, "%s", src_err);
+  ck_assert_str_eq (trace_source_format (s), format);
+  while (n < SRC_MAX_REQS
+         && (got = trace_source_next (s, &reqs[n], src_err,
+                                      sizeof src_err)) == 1)
+    n++;
+  ck_assert_msg (got == 0, "%s", src_err);
+  trace_source_close (s);
+  return n;
+}
+
+START_TEST (test_examples)
+{
+  /* D: the 128 KiB read (two bios merged), two writes, a read, a
+   * flush, a FUA write, a discard; the first D is at 9000 ns
+   */
+  ck_assert_int_eq (read_example ("example.blkparse", 'D', "blkparse"), 7);
+  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 256 * 512, 0, 6);
+  src_assert_req (&reqs[5], IO_WRITE, true, 8392 * 512, 4096,
+                  31001000 - 9000, 28);
+  /* Q: the same seven, the merged bio not one, from 0 ns */
+  ck_assert_int_eq (read_example ("example.blkparse", 'Q', "blkparse"), 7);
+  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 128 * 512, 0, 1);
+  src_assert_req (&reqs[6], IO_TRIM, false, 65536 * 512, 2048 * 512,
+                  45000000, 30);
+  ck_assert_int_eq (read_example ("example-v2.iolog", 'D', "fio-iolog"), 7);
+  /* after waits of 5000 and 2000 us */
+  src_assert_req (&reqs[5], IO_READ, false, 131072, 65536, 7000000, 11);
+  ck_assert_int_eq (read_example ("example-v3.iolog", 'D', "fio-iolog"), 12);
+  src_assert_req (&reqs[1], IO_WRITE, false, 49676288, 4096,
+                  (213 - 137) * 1000, 5);
+  ck_assert_int_eq (read_example ("example.msr.csv", 'D', "msr"), 8);
+  src_assert_req (&reqs[1], IO_READ, false, 7038976, 24576,
+                  (128166372003112950 - 128166372003061629) * 100, 2);
+  ck_assert_uint_eq (reqs[1].measured_ns, 39852 * 100);
+  ck_assert_int_eq (read_example ("example.disksim", 'D', "disksim-ascii"),
+                    8);
+  src_assert_req (&reqs[7], IO_READ, false, 4096 * 512, 8 * 512, 12500000,
+                  8);
+  ck_assert_int_eq (read_example ("example-minimal.csv", 'D', "hddsim"), 7);
+  src_assert_req (&reqs[4], IO_FLUSH, false, 0, 0, 3000000, 6);
+}
+END_TEST
+
 static Suite *
 hddsim_suite (void)
 {
@@ -174,6 +232,7 @@ hddsim_suite (void)
   tcase_add_test (tc, test_detect_errors);
   tcase_add_test (tc, test_options);
   tcase_add_test (tc, test_missing_file);
+  tcase_add_test (tc, test_examples);
   suite_add_tcase (s, tc);
   return s;
 }
