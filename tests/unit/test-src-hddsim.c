@@ -130,6 +130,24 @@ START_TEST (test_detect_errors)
 }
 END_TEST
 
+/* Every name --help lists opens as a format (an empty trace is fine
+ * for all but those that need a header line).
+ */
+START_TEST (test_format_names)
+{
+  const struct trace_format_info *f;
+  int n = 0;
+
+  for (f = trace_source_formats; f->name; f++, n++) {
+    ck_assert_ptr_nonnull (f->help);
+    if (src_read ("", f->name) == -1)
+      ck_assert_msg (strstr (src_err, "unknown trace format") == NULL,
+                     "%s: %s", f->name, src_err);
+  }
+  ck_assert_int_eq (n, 5);
+}
+END_TEST
+
 START_TEST (test_options)
 {
   src_assert_error (src_read ("0.0 0 0 8 1\n", "scribble"), 0,
@@ -230,6 +248,7 @@ hddsim_suite (void)
   tcase_add_test (tc, test_minimal_errors);
   tcase_add_test (tc, test_detect);
   tcase_add_test (tc, test_detect_errors);
+  tcase_add_test (tc, test_format_names);
   tcase_add_test (tc, test_options);
   tcase_add_test (tc, test_missing_file);
   tcase_add_test (tc, test_examples);
