@@ -14,7 +14,7 @@
 #include "../../tools/lib/trace_csv.h"
 #include "../../tools/lib/trace_source.h"
 
-#define SRC_MAX_REQS 32
+#define SRC_MAX_REQS 64
 
 static char src_dir[] = "/tmp/hddsim-test-src-XXXXXX";
 static char src_path[64];
