@@ -66,6 +66,8 @@ START_TEST (test_errors)
                     "time '1.0.0'");
   src_assert_error (src_read ("0.0 x 0 8 1\n", "disksim-ascii"), 1,
                     "device 'x'");
+  src_assert_error (src_read ("0.0 2147483648 0 8 1\n", "disksim-ascii"), 1,
+                    "device '2147483648'");
   src_assert_error (src_read ("0.0 0 -5 8 1\n", "disksim-ascii"), 1,
                     "blkno '-5'");
   /* 2^55 blocks are 2^64 bytes */

@@ -116,6 +116,22 @@ START_TEST (test_errors)
                     "too few fields");
   src_assert_error (src_read (V3 "5 /f read 0 1 2\n", "fio-iolog"), 4,
                     "too many fields");
+  /* device names hold 47 bytes */
+  src_assert_error (src_read ("fio version 3 iolog\n0 /"
+                              "123456789012345678901234567890123456789012345"
+                              "67 add\n", "fio-iolog"), 2,
+                    "longer than 47 bytes");
+  ck_assert_int_eq (src_read ("fio version 3 iolog\n0 /"
+                              "12345678901234567890123456789012345678901234"
+                              "56 add\n", "fio-iolog"), 0);
+  /* waits of 2^52 us in all, then one more */
+  ck_assert_int_eq (src_read ("fio version 2 iolog\n/f add\n/f open\n"
+                              "/f wait 4503599627370495 0\n/f wait 1 0\n"
+                              "/f read 0 1\n", "fio-iolog"), 1);
+  ck_assert_uint_eq (reqs[0].arrival, 0);
+  src_assert_error (src_read ("fio version 2 iolog\n/f add\n/f open\n"
+                              "/f wait 4503599627370495 0\n/f wait 2 0\n",
+                              "fio-iolog"), 5, "more than 2^52 us");
   src_assert_error (src_read ("fio version 2 iolog\n/f add\n/f wait x 0\n",
                               "fio-iolog"), 3, "wait x");
   /* within the window (1) put in order; beyond it an error */

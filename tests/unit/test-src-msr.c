@@ -69,6 +69,14 @@ START_TEST (test_errors)
                     "more than 7 fields");
   src_assert_error (src_read ("1,,2,Read,0,512,1\n", "msr"), 1,
                     "an empty Hostname");
+  /* HOSTNAME_DISK in 47 bytes */
+  src_assert_error (src_read ("1,12345678901234567890123456789012345678901234"
+                              "56,2,Read,0,512,1\n", "msr"), 1,
+                    "longer than 47 bytes");
+  ck_assert_int_eq (src_read ("1,12345678901234567890123456789012345678901234"
+                              "5,2,Read,0,512,1\n", "msr"), 1);
+  src_assert_error (src_read ("1,web,4294967296,Read,0,512,1\n", "msr"), 1,
+                    "DiskNumber '4294967296'");
   src_assert_error (src_read ("1,web,-2,Read,0,512,1\n", "msr"), 1,
                     "DiskNumber '-2'");
   src_assert_error (src_read ("1.5,web,2,Read,0,512,1\n", "msr"), 1,
