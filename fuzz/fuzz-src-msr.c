@@ -5,5 +5,6 @@
 void
 fuzz_one (const char *path)
 {
-  fuzz_source (path, "msr", &(struct trace_source_opts) { 0, NULL, 0 });
+  fuzz_source (path, "msr",
+               &(struct trace_source_opts) { 0, NULL, 0 });
 }

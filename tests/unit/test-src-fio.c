@@ -109,7 +109,8 @@ START_TEST (test_errors)
   src_assert_error (src_read (V3 "5 /f read -1 1\n", "fio-iolog"), 4,
                     "offset '-1'");
   src_assert_error (src_read (V3 "5 /f read 0 18446744073709551616\n",
-                              "fio-iolog"), 4, "length '18446744073709551616'");
+                              "fio-iolog"), 4,
+                    "length '18446744073709551616'");
   src_assert_error (src_read (V3 "5 /f read 18446744073709551615 1\n",
                               "fio-iolog"), 4, "the extent wraps");
   src_assert_error (src_read (V3 "5 /f read 0\n", "fio-iolog"), 4,
