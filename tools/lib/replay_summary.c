@@ -155,7 +155,7 @@ static void
 print_row (FILE *fp, const char *name, const struct op_stats *o,
            const struct hist *h, double span_s)
 {
-  fprintf (fp, "%-6s %9" PRIu64 " %10.2f %9.3f %9.3f %9.3f %9.3f %9.3f\n",
+  fprintf (fp, "%-6s %9" PRIu64 " %10.2f %9.3f %12.6f %12.6f %12.6f %12.6f\n",
            name, o->n, span_s > 0 ? (double) o->n / span_s : 0.0,
            span_s > 0 ? (double) o->bytes / 1048576.0 / span_s : 0.0,
            (double) hist_percentile (h, 50) / 1e6,
@@ -170,7 +170,7 @@ print_table (const struct replay_summary *s, FILE *fp, bool held,
 {
   int i;
 
-  fprintf (fp, "%-6s %9s %10s %9s %9s %9s %9s %9s\n", "op", "requests",
+  fprintf (fp, "%-6s %9s %10s %9s %12s %12s %12s %12s\n", "op", "requests",
            "IOPS", "MiB/s", "p50_ms", "p90_ms", "p99_ms", "max_ms");
   for (i = 0; i <= IO_OP_COUNT; i++) {
     const struct op_stats *o = &s->op[i];
