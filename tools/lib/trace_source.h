@@ -46,8 +46,18 @@ struct trace_source_opts {
   char blk_event;               /* blkparse: 'Q' (queue) or 'D' (issue);
                                    0 means 'D' */
   const char *device;           /* only requests whose device is this;
-                                   NULL: all of them */
+                                   NULL: all of them (and a second device
+                                   in the trace is an error) */
+  size_t window;                /* requests held to put them in time
+                                   order; 0: TRACE_SOURCE_WINDOW */
 };
+
+/* Traces are nearly in time order (hddsim's is in completion order,
+ * blkparse's merges CPUs): this many requests are held and given in
+ * time order.
+ */
+#define TRACE_SOURCE_WINDOW 16384
+#define TRACE_SOURCE_WINDOW_MAX (UINT64_C(1) << 30)
 
 struct trace_source;
 
@@ -63,9 +73,12 @@ extern struct trace_source *trace_source_open (const char *path,
                                                char *err, size_t errlen);
 
 /* The next request: 1 and *r; 0 at the end; -1 and err on a malformed
- * line or a read error.  Requests come in arrival order: a timestamp
- * earlier than the one before is an error naming both lines (the
- * sources stream, they do not sort).
+ * line or a read error.  Requests come in arrival order (ties in file
+ * order): the source sorts within its window, and a request earlier
+ * than one already given (out of order by more than the window) is an
+ * error naming both lines.  With opts.device NULL, a request for a
+ * second device is an error; with a device chosen that no request is
+ * for, the end is an error.
  */
 extern int trace_source_next (struct trace_source *, struct src_req *r,
                               char *err, size_t errlen);

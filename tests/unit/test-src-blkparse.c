@@ -1,0 +1,248 @@
+/* hddsim: unit tests of the blkparse trace source
+ * (tools/lib/src_blkparse.c).
+ *
+ * The inputs are lines in blkparse's default output format (blkparse(1)
+ * "DEFAULT OUTPUT": "%D %2c %8s %5T.%9t %5p %2a %3d" then "SECTOR +
+ * BLOCKS [COMMAND]"), laid out as blkparse 1.2.0 prints them.  Byte
+ * offsets are sectors x 512; arrivals are the event's time less the
+ * first request's.
+ */
+
+#include <check.h>
+
+#include "run-suite.h"
+#include "test-src.h"
+
+#define SUMMARY \
+  "CPU0 (sdb):\n" \
+  " Reads Queued:           4,       40KiB\t Writes Queued:     3,  12KiB\n" \
+  "\n" \
+  "Throughput (R/W): 888KiB/s / 888KiB/s\n" \
+  "Events (sdb): 19 entries\n" \
+  "Skips: 0 forward (0 -   0.0%)\n" \
+  "Input file sdb.blktrace.0 added\n"
+
+/* Lines 1-10; the D events are lines 2, 6, 7, 8, 9, 10. */
+#define EVENTS \
+  "  8,16   0        1     0.000000000   100  Q   R 2048 + 8 [dd]\n" \
+  "  8,16   0        2     0.000003000   100  D   R 2048 + 8 [dd]\n" \
+  "  8,16   0        3     0.000004000   100  Q   R 2056 + 8 [dd]\n" \
+  "  8,16   0        4     0.000005000   100  M   R 2056 + 8 [dd]\n" \
+  "  8,16   0        5     0.001500000     0  C   R 2048 + 16 [0]\n" \
+  "  8,16   1        6     0.002001000   200  D  WS 100 + 8 [kworker/0:1]\n" \
+  "  8,16   1        7     0.003000100   200  D   D 4096 + 64 [kworker/0:1]\n" \
+  "  8,16   1        8     0.003500100   200  D  FN [kworker/0:1]\n" \
+  "  8,16   1        9     0.004000100   200  D WFS 800 + 8 [kworker/0:1]\n" \
+  "  8,16   1       10     0.004500000   200  D FWS 16 + 8 [jbd2/sdb1-8]\n"
+
+START_TEST (test_issue_events)
+{
+  int n = src_read (EVENTS SUMMARY, "blkparse");
+
+  ck_assert_msg (n == 7, "%d: %s", n, src_err);
+  /* 2048 x 512 = 1048576, 8 x 512 = 4096; the first D is at 3000 ns */
+  src_assert_req (&reqs[0], IO_READ, false, 1048576, 4096, 0, 2);
+  ck_assert_uint_eq (reqs[0].stream, 100);
+  ck_assert_str_eq (reqs[0].device, "8,16");
+  ck_assert (reqs[0].has_arrival);
+  ck_assert_uint_eq (reqs[0].measured_ns, 0);
+  /* WS: a sync write; 100 x 512 = 51200; 2001000 - 3000 */
+  src_assert_req (&reqs[1], IO_WRITE, false, 51200, 4096, 1998000, 6);
+  ck_assert_uint_eq (reqs[1].stream, 200);
+  /* D: a discard; 4096 x 512 = 2097152, 64 x 512 = 32768 */
+  src_assert_req (&reqs[2], IO_TRIM, false, 2097152, 32768, 2997100, 7);
+  /* FN: a flush without data */
+  src_assert_req (&reqs[3], IO_FLUSH, false, 0, 0, 3497100, 8);
+  /* WFS: a FUA write at 800 x 512 = 409600 */
+  src_assert_req (&reqs[4], IO_WRITE, true, 409600, 4096, 3997100, 9);
+  /* FWS: a flush, then the write, at 4500000 - 3000 */
+  src_assert_req (&reqs[5], IO_FLUSH, false, 0, 0, 4497000, 10);
+  src_assert_req (&reqs[6], IO_WRITE, false, 8192, 4096, 4497000, 10);
+}
+END_TEST
+
+static int
+src_read_q (const char *text)
+{
+  return src_read_opts (text, "blkparse",
+                        &(struct trace_source_opts) { 'Q', NULL, 0 });
+}
+
+/* Q events: the read at 2056 merged into 2048's request (M) and the
+ * write at 92 into 100's (F) are not requests; 300 is one, as a G
+ * follows; 500 has no G, I or D but no merge within 10 ms either.
+ */
+START_TEST (test_queue_events)
+{
+  int n = src_read_q (
+    "  8,0    0        1     0.000000000   100  Q   R 2048 + 8 [dd]\n"
+    "  8,0    0        2     0.000001000   100  G   R 2048 + 8 [dd]\n"
+    "  8,0    0        3     0.000004000   100  Q   R 2056 + 8 [dd]\n"
+    "  8,0    0        4     0.000005000   100  M   R 2056 + 8 [dd]\n"
+    "  8,0    0        5     0.002000000   200  Q   W 100 + 8 [kw]\n"
+    "  8,0    0        6     0.002500000   200  Q   W 92 + 8 [kw]\n"
+    "  8,0    0        7     0.002500100   200  F   W 92 + 8 [kw]\n"
+    "  8,0    0        8     0.003000000   300  Q  RA 300 + 16 [cat]\n"
+    "  8,0    0        9     0.003000200   300  G  RA 300 + 16 [cat]\n"
+    "  8,0    0       10     0.004000000   300  Q   R 500 + 8 [cat]\n"
+    "  8,0    0       11     0.020000000     0  C   R 500 + 8 [0]\n");
+
+  ck_assert_msg (n == 4, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_READ, false, 1048576, 4096, 0, 1);
+  src_assert_req (&reqs[1], IO_WRITE, false, 51200, 4096, 2000000, 5);
+  /* RA: readahead; 300 x 512 = 153600, 16 x 512 = 8192 */
+  src_assert_req (&reqs[2], IO_READ, false, 153600, 8192, 3000000, 8);
+  src_assert_req (&reqs[3], IO_READ, false, 256000, 4096, 4000000, 10);
+}
+END_TEST
+
+
+/* A requeued request issued again is one request; a packet command
+ * ("BYTES (HEX)") and a no-data N are none; P, U, m lines are ignored.
+ */
+START_TEST (test_requeue_and_others)
+{
+  int n = src_read (
+    "  8,0    0        1     0.000000000   100  P   N [dd]\n"
+    "  8,0    0        2     0.000001000   100  D   R 64 + 8 [dd]\n"
+    "  8,0    0        3     0.000002000   100  R   R 64 + 8 [dd]\n"
+    "  8,0    0        4     0.000003000   100  D   R 64 + 8 [dd]\n"
+    "  8,0    0        5     0.000004000   100  D   R 36 (12 00 00 00 24 00) [sg]\n"
+    "  8,0    0        6     0.000005000   100  D   N [sg]\n"
+    "  8,0    0        7     0.000006000   100  U   N [dd] 1\n"
+    "  8,0    0        0     0.000007000     0  m   N cfq100S / dispatched\n"
+    "  8,0    0        8     0.000008000   100  D   R 64 + 8 [dd]\n",
+    "blkparse");
+
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_READ, false, 32768, 4096, 0, 2);
+  /* line 8 is a new issue of the same extent: 8000 - 1000 */
+  src_assert_req (&reqs[1], IO_READ, false, 32768, 4096, 7000, 9);
+}
+END_TEST
+
+#define DEV2 \
+  "  8,0    0        1     0.000000000   100  D   R 64 + 8 [dd]\n" \
+  "  8,16   1        1     0.000001000   101  D   W 8 + 8 [dd]\n" \
+  "  8,0    0        2     0.000002000   100  D   R 72 + 8 [dd]\n"
+
+START_TEST (test_devices)
+{
+  src_assert_error (src_read (DEV2, "blkparse"), 2, "device 8,16, but "
+                    "line 1's was for 8,0: the trace holds several");
+  ck_assert_int_eq (src_read_opts (DEV2, "blkparse",
+                                   &(struct trace_source_opts)
+                                   { 'D', "8,16", 0 }), 1);
+  /* the first request of the device chosen is at time 0 */
+  src_assert_req (&reqs[0], IO_WRITE, false, 4096, 4096, 0, 2);
+  ck_assert_int_eq (src_read_opts (DEV2, "blkparse",
+                                   &(struct trace_source_opts)
+                                   { 'D', "8,0", 0 }), 2);
+  src_assert_req (&reqs[1], IO_READ, false, 36864, 4096, 2000, 3);
+  src_assert_error (src_read_opts (DEV2, "blkparse",
+                                   &(struct trace_source_opts)
+                                   { 'D', "8,32", 0 }), 0,
+                    "no request for device '8,32' (there are requests "
+                    "for '8,0')");
+}
+END_TEST
+
+/* Each line is line 2, after a good one. */
+static int
+bad_second (const char *line)
+{
+  char text[512];
+
+  snprintf (text, sizeof text, "  8,0    0        1     0.000000000   100  "
+            "D   R 64 + 8 [dd]\n%s\n", line);
+  return src_read (text, "blkparse");
+}
+
+START_TEST (test_errors)
+{
+  src_assert_error (bad_second ("hello"), 2, "not a blkparse event line");
+  src_assert_error (bad_second ("  8,0 0 2 0.00000100 100 D R 8 + 8 [dd]"),
+                    2, "not a blkparse event line");
+  src_assert_error (bad_second ("  8 0 2 0.000001000 100 D R 8 + 8 [dd]"),
+                    2, "not a blkparse event line");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 -1 D R 8 + 8 [dd]"),
+                    2, "not a blkparse event line");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D RX 8 + 8 [d]"),
+                    2, "RWBS 'RX': unknown flag 'X'");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D Q 8 + 8 [d]"),
+                    2, "RWBS 'Q': expected R, W, D, E or N");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R 8 - 8 [d]"),
+                    2, "expected 'SECTOR + BLOCKS'");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R 8 + x [d]"),
+                    2, "blocks 'x'");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R 8 + 4294967296"
+                                " [d]"), 2, "blocks '4294967296'");
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R 8 + 8 junk"),
+                    2, "'junk' after the extent");
+  /* 2^55 sectors are 2^64 bytes */
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R "
+                                "36028797018963968 + 8 [d]"), 2,
+                    "sector 36028797018963968: the byte offset wraps");
+  /* 2^55 - 1 sectors is an offset, but the extent wraps */
+  src_assert_error (bad_second ("  8,0 0 2 0.000001000 100 D R "
+                                "36028797018963967 + 8 [d]"), 2,
+                    "the extent wraps around 2^64");
+  /* 2^62 ns is 4611686018.427387904 s */
+  ck_assert_int_eq (bad_second ("  8,0 0 2 4611686018.427387904 100 D R 8 "
+                                "+ 8 [d]"), 2);
+  src_assert_error (bad_second ("  8,0 0 2 4611686018.427387905 100 D R 8 "
+                                "+ 8 [d]"), 2, "more than 2^62 ns after");
+}
+END_TEST
+
+START_TEST (test_after_summary)
+{
+  src_assert_error (src_read (EVENTS SUMMARY EVENTS, "blkparse"), 18,
+                    "an event after blkparse's summary");
+}
+END_TEST
+
+/* Out of order within the window is put in order; by more than the
+ * window (1 here) it is an error.
+ */
+START_TEST (test_order)
+{
+  static const char text[] =
+    "  8,0    1        1     0.000005000   100  D   R 64 + 8 [dd]\n"
+    "  8,0    0        1     0.000002000   101  D   R 72 + 8 [dd]\n"
+    "  8,0    0        2     0.000001000   101  D   R 80 + 8 [dd]\n";
+
+  ck_assert_int_eq (src_read (text, "blkparse"), 3);
+  src_assert_req (&reqs[0], IO_READ, false, 40960, 4096, 0, 3);
+  src_assert_req (&reqs[1], IO_READ, false, 36864, 4096, 1000, 2);
+  src_assert_req (&reqs[2], IO_READ, false, 32768, 4096, 4000, 1);
+  src_assert_error (src_read_opts (text, "blkparse",
+                                   &(struct trace_source_opts)
+                                   { 'D', NULL, 1 }), 3,
+                    "out of time order by more than the window of 1");
+}
+END_TEST
+
+static Suite *
+blkparse_suite (void)
+{
+  Suite *s = suite_create ("src_blkparse");
+  TCase *tc = tcase_create ("read");
+
+  tcase_add_checked_fixture (tc, src_setup, src_teardown);
+  tcase_add_test (tc, test_issue_events);
+  tcase_add_test (tc, test_queue_events);
+  tcase_add_test (tc, test_requeue_and_others);
+  tcase_add_test (tc, test_devices);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_after_summary);
+  tcase_add_test (tc, test_order);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  return run_suite (blkparse_suite ());
+}

@@ -1,0 +1,542 @@
+/* hddsim: blkparse's default text output as a trace source.
+ *
+ * blkparse(1), "DEFAULT OUTPUT": every event line starts with the
+ * header "%D %2c %8s %5T.%9t %5p %2a %3d", that is
+ *
+ *   MAJ,MIN  CPU  SEQUENCE  SECONDS.NANOSECONDS  PID  ACTION  RWBS
+ *
+ * and for Q, D, M, F, G, I (and R, requeue) goes on with
+ * "SECTOR + BLOCKS [COMMAND]" (512-byte sectors), or with "[COMMAND]"
+ * alone for a request without data (a flush), or "BYTES (HEX) [COMMAND]"
+ * for a packet command (SCSI passthrough, not a read or a write: not
+ * taken).  The summary blkparse prints at the end ("CPU0 (sdb):",
+ * "Total (sdb):", "Throughput", "Events", "Skips", "Input file ...
+ * added") is skipped; an event line after it is an error (two outputs
+ * concatenated).
+ *
+ * Requests are the D (issued) events, or the Q (queued) events with
+ * opts.blk_event 'Q'.  A Q that a later M (back merge) or F (front
+ * merge) of the same device, sector and size joined to an earlier
+ * request is not a request of its own; a Q is one when a G, I or D of
+ * its device and sector follows, or when no merge has come within
+ * MERGE_WINDOW_NS of trace time (a merge follows its Q within
+ * microseconds).  A D that repeats a requeued (R) request's device,
+ * sector and size is the same request issued again, not a new one.
+ * Other actions (C, P, U, T, X, A, B, S, m, ...) are ignored.
+ *
+ * RWBS ("RWBS DESCRIPTION"; blktrace 1.2 prints it as below): an
+ * optional F (a cache flush before the request), then R (read), W
+ * (write), D (discard: a trim), E (secure erase: a trim) or N (no
+ * data), then any of F (FUA), A (readahead), S (sync), M (metadata),
+ * B (barrier).  So "FN" is a flush, "FWS" a flush then a write, "WFS"
+ * a FUA write.  A request with no data is a flush if it has the flush
+ * or the barrier flag and is skipped otherwise (it gives the drive no
+ * work); FUA on a read is dropped (hddsim's reads have no FUA).
+ */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_source_int.h"
+
+/* A Q not merged this long (of trace time) after it was queued is a
+ * request; more pending than MAX_PENDING also resolves the oldest.
+ */
+#define MERGE_WINDOW_NS UINT64_C(10000000)
+#define MAX_PENDING 4096
+/* Requeued requests remembered until their D comes again. */
+#define MAX_REQUEUED 256
+
+#define NS_PER_S UINT64_C(1000000000)
+
+struct event {
+  char dev[SRC_DEVICE_MAX];
+  char action[3];
+  uint64_t stamp;               /* ns */
+  uint32_t pid;
+  uint64_t sector, nsect;       /* 0 and 0 without an extent */
+  int nreq;                     /* requests it stands for (Q or D) */
+  struct src_req req[2];        /* a preflush, then the data */
+  unsigned long line;
+};
+
+enum pend_state { OPEN, NEW, MERGED };
+
+struct pending {
+  struct event ev;
+  enum pend_state state;
+};
+
+struct blk {
+  struct src_lines l;
+  char take;                    /* 'Q' or 'D' */
+  bool summary, at_end;
+  uint64_t now;                 /* the last event's time */
+  /* the requests of one event, given one at a time */
+  struct event ready;
+  int ready_next;
+  /* Q mode: queued, not yet known merged or not; a ring */
+  struct pending *pend;
+  size_t pend_head, npend;
+  /* D mode: requeued requests */
+  struct event requeued[MAX_REQUEUED];
+  size_t nrequeued;
+};
+
+/* ---- One line ---- */
+
+/* The next blank-separated token of *p, NUL-terminated; NULL if none. */
+static char *
+token (char **p)
+{
+  char *s = *p, *t;
+
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s == '\0')
+    return NULL;
+  t = s;
+  while (*s && *s != ' ' && *s != '\t')
+    s++;
+  if (*s)
+    *s++ = '\0';
+  *p = s;
+  return t;
+}
+
+static int
+parse_device (const char *s, char *dev)
+{
+  const char *comma = strchr (s, ',');
+  uint64_t maj, min;
+  char a[24], b[24];
+
+  if (!comma || (size_t) (comma - s) >= sizeof a
+      || strlen (comma + 1) >= sizeof b)
+    return -1;
+  memcpy (a, s, (size_t) (comma - s));
+  a[comma - s] = '\0';
+  strcpy (b, comma + 1);
+  if (src_u64 (a, UINT32_MAX, &maj) == -1
+      || src_u64 (b, UINT32_MAX, &min) == -1)
+    return -1;
+  snprintf (dev, SRC_DEVICE_MAX, "%" PRIu64 ",%" PRIu64, maj, min);
+  return 0;
+}
+
+/* "SECONDS.NANOSECONDS", nine digits after the point. */
+static int
+parse_time (const char *s, uint64_t *ns)
+{
+  const char *dot = strchr (s, '.');
+  char sec[24];
+  uint64_t whole, frac;
+
+  if (!dot || (size_t) (dot - s) >= sizeof sec || strlen (dot + 1) != 9)
+    return -1;
+  memcpy (sec, s, (size_t) (dot - s));
+  sec[dot - s] = '\0';
+  if (src_u64 (sec, UINT64_MAX / NS_PER_S - 1, &whole) == -1
+      || src_u64 (dot + 1, NS_PER_S - 1, &frac) == -1)
+    return -1;
+  *ns = whole * NS_PER_S + frac;
+  return 0;
+}
+
+static bool
+is_action (const char *s)
+{
+  size_t n = strlen (s), i;
+
+  if (n < 1 || n > 2)
+    return false;
+  for (i = 0; i < n; i++)
+    if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')))
+      return false;
+  return true;
+}
+
+/* The header's seven fields; -1 if the line is not an event line. */
+static int
+parse_header (char **p, struct event *ev, char **rwbs)
+{
+  char *f[7];
+  uint64_t v;
+  int i;
+
+  for (i = 0; i < 7; i++)
+    if (!(f[i] = token (p)))
+      return -1;
+  if (parse_device (f[0], ev->dev) == -1
+      || src_u64 (f[1], UINT32_MAX, &v) == -1
+      || src_u64 (f[2], UINT64_MAX, &v) == -1
+      || parse_time (f[3], &ev->stamp) == -1
+      || src_u64 (f[4], UINT32_MAX, &v) == -1 || !is_action (f[5]))
+    return -1;
+  ev->pid = (uint32_t) v;
+  strcpy (ev->action, f[5]);
+  *rwbs = f[6];
+  return 0;
+}
+
+/* Where the summary starts: "CPU<n> (<dev>):" or "Total (<dev>):". */
+static bool
+summary_start (const char *s)
+{
+  if (strncmp (s, "Total (", 7) == 0)
+    return true;
+  if (strncmp (s, "CPU", 3) != 0 || s[3] < '0' || s[3] > '9')
+    return false;
+  s += 3;
+  while (*s >= '0' && *s <= '9')
+    s++;
+  return strncmp (s, " (", 2) == 0;
+}
+
+/* After the RWBS: "SECTOR + BLOCKS ...", "[COMMAND]" (no data), or
+ * "BYTES (HEX) ..." (a packet command: 0, not taken).  1 with the
+ * extent, 0 for a packet command, -1 if none of these.
+ */
+static int
+parse_extent (struct src_lines *l, char *rest, struct event *ev)
+{
+  char *p = rest, *sector, *plus, *count;
+
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p == '[' || *p == '\0')
+    return 1;                   /* no data */
+  sector = token (&p);
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p == '(')
+    return 0;                   /* a packet command */
+  plus = token (&p);
+  count = token (&p);
+  if (!plus || strcmp (plus, "+") != 0 || !count)
+    return src_bad (l, "%s event: expected 'SECTOR + BLOCKS' after the "
+                    "RWBS field", ev->action);
+  if (src_u64 (sector, UINT64_MAX, &ev->sector) == -1)
+    return src_bad (l, "sector '%s': expected a whole number below 2^64",
+                    sector);
+  if (src_u64 (count, UINT32_MAX, &ev->nsect) == -1)
+    return src_bad (l, "blocks '%s': expected a whole number from 0 to %"
+                    PRIu32, count, UINT32_MAX);
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p != '\0' && *p != '[' && *p != '(')
+    return src_bad (l, "'%s' after the extent: expected '[COMMAND]'", p);
+  return 1;
+}
+
+struct rwbs {
+  bool preflush, fua, barrier;
+  char op;                      /* R, W, D, E or N */
+};
+
+static int
+parse_rwbs (struct src_lines *l, const char *s, struct rwbs *w)
+{
+  const char *p = s;
+
+  memset (w, 0, sizeof *w);
+  if (p[0] == 'F' && p[1] && strchr ("RWDEN", p[1]))
+    w->preflush = true, p++;
+  if (!*p || !strchr ("RWDEN", *p))
+    return src_bad (l, "RWBS '%s': expected R, W, D, E or N (after an "
+                    "optional F)", s);
+  w->op = *p++;
+  for (; *p; p++)
+    switch (*p) {
+    case 'F': w->fua = true; break;
+    case 'B': w->barrier = true; break;
+    case 'A': case 'S': case 'M': break;
+    default:
+      return src_bad (l, "RWBS '%s': unknown flag '%c' (expected F, A, "
+                      "S, M or B after the operation)", s, *p);
+    }
+  return 0;
+}
+
+static void
+request (struct event *ev, enum io_op op, bool fua, uint64_t offset,
+         uint64_t length)
+{
+  struct src_req *r = &ev->req[ev->nreq++];
+
+  r->op = op;
+  r->fua = fua;
+  r->offset = offset;
+  r->length = length;
+  r->has_arrival = true;
+  r->stream = ev->pid;
+  r->line = ev->line;
+  memcpy (r->device, ev->dev, sizeof r->device);
+}
+
+/* What a Q or D event asks of the drive. */
+static int
+event_requests (struct src_lines *l, struct event *ev, const char *rwbs)
+{
+  struct rwbs w;
+  uint64_t offset, length;
+
+  if (parse_rwbs (l, rwbs, &w) == -1)
+    return -1;
+  if (src_sectors (ev->sector, &offset) == -1)
+    return src_bad (l, "sector %" PRIu64 ": the byte offset wraps 2^64",
+                    ev->sector);
+  length = ev->nsect * 512;     /* nsect < 2^32 */
+  if (length == 0 || w.op == 'N') {
+    if (w.preflush || w.barrier)
+      request (ev, IO_FLUSH, false, 0, 0);
+    return 0;
+  }
+  if (w.preflush)
+    request (ev, IO_FLUSH, false, 0, 0);
+  switch (w.op) {
+  case 'R': request (ev, IO_READ, false, offset, length); break;
+  case 'W': request (ev, IO_WRITE, w.fua, offset, length); break;
+  default: request (ev, IO_TRIM, w.fua, offset, length); break;
+  }
+  return 0;
+}
+
+static bool
+takes_extent (const char *a)
+{
+  return a[1] == '\0' && strchr ("QDMFGIR", a[0]);
+}
+
+/* 1 and *ev for an event line, 0 for a line to skip, -1 on error. */
+static int
+parse_line (struct blk *b, struct event *ev)
+{
+  char *p = b->l.buf, *rwbs;
+  int got;
+
+  memset (ev, 0, sizeof *ev);
+  ev->line = b->l.line;
+  if (strspn (p, " \t") == strlen (p))
+    return 0;
+  if (summary_start (p))
+    b->summary = true;
+  if (parse_header (&p, ev, &rwbs) == -1) {
+    if (b->summary)
+      return 0;
+    return src_bad (&b->l, "not a blkparse event line (expected 'MAJ,MIN "
+                    "CPU SEQUENCE SECONDS.NANOSECONDS PID ACTION RWBS ...')");
+  }
+  if (b->summary)
+    return src_bad (&b->l, "an event after blkparse's summary: two "
+                    "outputs concatenated?");
+  if (!takes_extent (ev->action))
+    return 0;
+  got = parse_extent (&b->l, p, ev);
+  if (got <= 0)
+    return got;
+  if ((ev->action[0] == 'Q' || ev->action[0] == 'D')
+      && event_requests (&b->l, ev, rwbs) == -1)
+    return -1;
+  return 1;
+}
+
+/* ---- Q mode: merges ---- */
+
+static struct pending *
+pend_at (struct blk *b, size_t i)
+{
+  return &b->pend[(b->pend_head + i) % MAX_PENDING];
+}
+
+static bool
+same_start (const struct event *a, const struct event *b)
+{
+  return strcmp (a->dev, b->dev) == 0 && a->sector == b->sector;
+}
+
+/* A merge joins the newest open Q of that extent to a request. */
+static void
+q_merged (struct blk *b, const struct event *m)
+{
+  size_t i;
+
+  for (i = b->npend; i-- > 0;) {
+    struct pending *q = pend_at (b, i);
+    if (q->state == OPEN && same_start (&q->ev, m)
+        && q->ev.nsect == m->nsect) {
+      q->state = MERGED;
+      return;
+    }
+  }
+}
+
+/* A G, I or D: the oldest open Q starting there is a request. */
+static void
+q_new (struct blk *b, const struct event *e)
+{
+  size_t i;
+
+  for (i = 0; i < b->npend; i++) {
+    struct pending *q = pend_at (b, i);
+    if (q->state == OPEN && same_start (&q->ev, e)) {
+      q->state = NEW;
+      return;
+    }
+  }
+}
+
+static void
+q_event (struct blk *b, const struct event *ev)
+{
+  switch (ev->action[0]) {
+  case 'Q':
+    *pend_at (b, b->npend++) = (struct pending) { *ev, OPEN };
+    break;
+  case 'M': case 'F':
+    q_merged (b, ev);
+    break;
+  case 'G': case 'I': case 'D':
+    q_new (b, ev);
+    break;
+  }
+}
+
+/* The oldest Q, once it is known to be a request or not (or the
+ * window says so); true if it left the queue.
+ */
+static bool
+q_release (struct blk *b)
+{
+  struct pending *q;
+
+  if (b->npend == 0)
+    return false;
+  q = pend_at (b, 0);
+  if (q->state == OPEN && !b->at_end && b->npend < MAX_PENDING
+      && b->now - q->ev.stamp < MERGE_WINDOW_NS)
+    return false;
+  if (q->state != MERGED) {
+    b->ready = q->ev;
+    b->ready_next = 0;
+  }
+  b->pend_head = (b->pend_head + 1) % MAX_PENDING;
+  b->npend--;
+  return true;
+}
+
+/* ---- D mode: requeues ---- */
+
+static bool
+same_request (const struct event *a, const struct event *b)
+{
+  return same_start (a, b) && a->nsect == b->nsect;
+}
+
+static void
+d_event (struct blk *b, const struct event *ev)
+{
+  size_t i;
+
+  if (ev->action[0] == 'R') {
+    if (b->nrequeued == MAX_REQUEUED)
+      memmove (b->requeued, b->requeued + 1,
+               --b->nrequeued * sizeof *b->requeued);
+    b->requeued[b->nrequeued++] = *ev;
+    return;
+  }
+  if (ev->action[0] != 'D')
+    return;
+  for (i = 0; i < b->nrequeued; i++)
+    if (same_request (&b->requeued[i], ev)) {
+      memmove (b->requeued + i, b->requeued + i + 1,
+               (--b->nrequeued - i) * sizeof *b->requeued);
+      return;                   /* issued again: not a new request */
+    }
+  b->ready = *ev;
+  b->ready_next = 0;
+}
+
+/* ---- The source ---- */
+
+static void *
+blk_open (const char *path, const struct trace_source_opts *opts,
+          char *err, size_t errlen)
+{
+  struct blk *b = calloc (1, sizeof *b);
+
+  if (!b || !(b->pend = malloc (MAX_PENDING * sizeof *b->pend))) {
+    free (b);
+    snprintf (err, errlen, "%s: out of memory", path);
+    return NULL;
+  }
+  b->take = opts->blk_event;
+  if (src_lines_open (&b->l, path, err, errlen) == -1) {
+    free (b->pend);
+    free (b);
+    return NULL;
+  }
+  return b;
+}
+
+static int
+read_event (struct blk *b)
+{
+  struct event ev;
+  int got;
+
+  got = src_lines_next (&b->l);
+  if (got <= 0) {
+    b->at_end = got == 0;
+    return got;
+  }
+  got = parse_line (b, &ev);
+  if (got <= 0)
+    return got;
+  if (ev.stamp > b->now)
+    b->now = ev.stamp;
+  if (b->take == 'Q')
+    q_event (b, &ev);
+  else
+    d_event (b, &ev);
+  return 0;
+}
+
+static int
+blk_next (void *state, struct src_req *r, uint64_t *stamp, char *err,
+          size_t errlen)
+{
+  struct blk *b = state;
+
+  src_lines_err (&b->l, err, errlen);
+  for (;;) {
+    if (b->ready_next < b->ready.nreq) {
+      *r = b->ready.req[b->ready_next++];
+      *stamp = b->ready.stamp;
+      return 1;
+    }
+    b->ready.nreq = 0;
+    if (b->take == 'Q' && q_release (b))
+      continue;
+    if (b->at_end)
+      return 0;
+    if (read_event (b) == -1)
+      return -1;
+  }
+}
+
+static void
+blk_close (void *state)
+{
+  struct blk *b = state;
+
+  src_lines_close (&b->l);
+  free (b->pend);
+  free (b);
+}
+
+const struct src_format src_blkparse = {
+  .name = "blkparse", .ns_per_stamp = 1, .has_devices = true,
+  .open = blk_open, .next = blk_next, .close = blk_close,
+};
