@@ -61,7 +61,6 @@
 
 #define DEFAULT_WINDOW 16384
 #define MAX_INFLIGHT (UINT32_C(1) << 20)
-#define MAX_LISTED_DEVICES 16
 
 enum format {
   FORMAT_HDDSIM,                /* a full hddsim trace, trace_reader */
@@ -76,13 +75,6 @@ struct slot {
   uint64_t live_start, live_done;       /* full hddsim traces */
   unsigned long line;
   struct slot *next_free;
-};
-
-/* Devices named by a trace, for the error that asks to choose one. */
-struct device_set {
-  char name[MAX_LISTED_DEVICES][SRC_DEVICE_MAX];
-  unsigned n;
-  bool more;
 };
 
 struct replay {
@@ -117,8 +109,6 @@ struct replay {
   /* Other formats. */
   struct trace_source *src;
   uint64_t next_id;
-  char first_device[SRC_DEVICE_MAX];
-  struct device_set skipped;    /* devices --device= left out */
 
   /* disksim-validate. */
   struct demerit_dist *modeled, *measured;
@@ -659,78 +649,6 @@ next_row (struct replay *rp, struct slot **sp)
 
 /* -- every other format: trace_source, in arrival order -- */
 
-static void
-device_set_add (struct device_set *d, const char *name)
-{
-  unsigned i;
-
-  for (i = 0; i < d->n; i++)
-    if (strcmp (d->name[i], name) == 0)
-      return;
-  if (d->n == MAX_LISTED_DEVICES) {
-    d->more = true;
-    return;
-  }
-  snprintf (d->name[d->n++], SRC_DEVICE_MAX, "%s", name);
-}
-
-static void
-device_set_print (const struct device_set *d)
-{
-  unsigned i;
-
-  for (i = 0; i < d->n; i++)
-    fprintf (stderr, "%s\"%s\"", i ? ", " : "", d->name[i]);
-  if (d->more)
-    fprintf (stderr, ", ...");
-}
-
-/* The trace holds requests for a second device and --device= chose
- * none: read on to name them all, then fail.
- */
-static int
-several_devices (struct replay *rp, const struct src_req *second)
-{
-  struct device_set d = { .n = 0 };
-  char err[TRACE_ERRLEN];
-  struct src_req r;
-  int got;
-
-  device_set_add (&d, rp->first_device);
-  device_set_add (&d, second->device);
-  while ((got = trace_source_next (rp->src, &r, err, sizeof err)) == 1)
-    device_set_add (&d, r.device);
-  if (got == -1) {
-    fprintf (stderr, "hddsim-replay: %s\n", err);
-    return -1;
-  }
-  fprintf (stderr, "hddsim-replay: %s: requests for several devices (",
-           rp->trace);
-  device_set_print (&d);
-  fprintf (stderr, "; line %lu is the first for the second): choose one "
-           "with --device=NAME\n", second->line);
-  return -1;
-}
-
-/* 1: replay r; 0: another device's, skip it; -1: an error (said). */
-static int
-select_device (struct replay *rp, const struct src_req *r)
-{
-  if (rp->device) {
-    if (strcmp (r->device, rp->device) == 0)
-      return 1;
-    device_set_add (&rp->skipped, r->device);
-    return 0;
-  }
-  if (rp->next_id == 0) {
-    snprintf (rp->first_device, sizeof rp->first_device, "%s", r->device);
-    return 1;
-  }
-  if (strcmp (r->device, rp->first_device) == 0)
-    return 1;
-  return several_devices (rp, r);
-}
-
 static int
 take_src (struct replay *rp, const struct src_req *r, struct slot **sp)
 {
@@ -758,18 +676,12 @@ next_src (struct replay *rp, struct slot **sp)
 {
   char err[TRACE_ERRLEN];
   struct src_req r;
-  int got, sel;
+  int got;
 
-  for (;;) {
-    got = trace_source_next (rp->src, &r, err, sizeof err);
-    if (got == -1)
-      fprintf (stderr, "hddsim-replay: %s\n", err);
-    if (got != 1)
-      return got;
-    sel = select_device (rp, &r);
-    if (sel != 0)
-      return sel == 1 ? take_src (rp, &r, sp) : -1;
-  }
+  got = trace_source_next (rp->src, &r, err, sizeof err);
+  if (got == -1)
+    fprintf (stderr, "hddsim-replay: %s\n", err);
+  return got == 1 ? take_src (rp, &r, sp) : got;
 }
 
 /* The next request in the order the trace issues them, placed on the
@@ -791,7 +703,12 @@ next_request (struct replay *rp, struct slot **sp)
 static int
 open_trace (struct replay *rp)
 {
-  struct trace_source_opts opts = { .blk_event = rp->blk_event };
+  /* The source selects the device, and fails on a second one when
+   * none is chosen (replaying two disks onto one drive means nothing).
+   */
+  struct trace_source_opts opts = { .blk_event = rp->blk_event,
+                                    .device = rp->device,
+                                    .window = rp->window };
   char err[TRACE_ERRLEN] = "";
 
   /* A full hddsim trace is in order of completion, which the sources
@@ -816,7 +733,6 @@ open_trace (struct replay *rp)
       return 0;
     }
   }
-  /* Devices are chosen here, not by the source, to name them all. */
   rp->src = trace_source_open (rp->trace, rp->format_name, &opts,
                                err, sizeof err);
   if (!rp->src) {
@@ -917,37 +833,17 @@ issue (struct replay *rp, struct slot *s)
 }
 
 static int
-check_device_found (const struct replay *rp)
-{
-  if (!rp->device || rp->next_id > 0)
-    return 0;
-  fprintf (stderr, "hddsim-replay: %s: no request for --device=%s",
-           rp->trace, rp->device);
-  if (rp->skipped.n > 0) {
-    fprintf (stderr, "; the trace's devices: ");
-    device_set_print (&rp->skipped);
-  }
-  fprintf (stderr, "\n");
-  return -1;
-}
-
-static int
 replay_trace (struct replay *rp)
 {
   struct slot *s;
   int r = -1;
 
-  if (open_trace (rp) == 0) {
-    while ((r = next_request (rp, &s)) == 1)
-      if (issue (rp, s) == -1) {
-        slot_put (rp, s);
-        r = -1;
-        break;
-      }
-  }
-  if (r == 0)
-    r = check_device_found (rp);
-  close_trace (rp);
+  while ((r = next_request (rp, &s)) == 1)
+    if (issue (rp, s) == -1) {
+      slot_put (rp, s);
+      r = -1;
+      break;
+    }
   /* After an error, let the requests already submitted complete, to
    * free them.
    */
@@ -1083,12 +979,15 @@ run (struct replay *rp)
                            rp);
   if (!rp->engine)
     fprintf (stderr, "hddsim-replay: out of memory\n");
-  else if (open_output (rp) == 0) {
+  /* The trace first: an unreadable one leaves no output behind. */
+  else if ((rp->format == FORMAT_DISKSIM || open_trace (rp) == 0)
+           && open_output (rp) == 0) {
     r = rp->format == FORMAT_DISKSIM ? replay_disksim (rp)
       : replay_trace (rp);
     if (close_output (rp) == -1)
       r = -1;
   }
+  close_trace (rp);
   engine_free (rp->engine);
   replay_summary_free (rp->sum);
   hdd_free (hdd);
