@@ -655,8 +655,9 @@ take_src (struct replay *rp, const struct src_req *r, struct slot **sp)
   struct slot *s;
 
   if (!r->has_arrival && !rp->closed) {
-    fprintf (stderr, "hddsim-replay: %s: %s traces have no times: replay "
-             "with --closed[=N]\n", rp->trace, trace_source_format (rp->src));
+    fprintf (stderr, "hddsim-replay: %s:%lu: this %s trace has no arrival "
+             "times (fio's iolog v2): replay it with --closed[=N]\n",
+             rp->trace, r->line, trace_source_format (rp->src));
     return -1;
   }
   if (!(s = slot_get (rp)))
