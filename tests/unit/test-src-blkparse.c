@@ -139,6 +139,11 @@ START_TEST (test_devices)
                                    &(struct trace_source_opts)
                                    { 'D', "8,0", 0 }), 2);
   src_assert_req (&reqs[1], IO_READ, false, 36864, 4096, 2000, 3);
+  /* detected as blkparse all the same */
+  src_assert_error (src_read (DEV2, NULL), 2, "the trace holds several");
+  ck_assert_int_eq (src_read_opts (DEV2, NULL, &(struct trace_source_opts)
+                                   { 'D', "8,16", 0 }), 1);
+  ck_assert_str_eq (src_format_got, "blkparse");
   src_assert_error (src_read_opts (DEV2, "blkparse",
                                    &(struct trace_source_opts)
                                    { 'D', "8,32", 0 }), 0,

@@ -50,9 +50,11 @@ read_version (struct fio *f)
 
   if (got < 0)
     return -1;
-  if (got == 0)
+  if (got == 0) {
+    f->l.line = 1;
     return src_bad (&f->l, "empty file: expected 'fio version 2 iolog' or "
                     "'fio version 3 iolog'");
+  }
   if (strcmp (f->l.buf, "fio version 2 iolog") == 0)
     f->version = 2;
   else if (strcmp (f->l.buf, "fio version 3 iolog") == 0)

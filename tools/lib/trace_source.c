@@ -55,6 +55,7 @@ struct trace_source {
   size_t nheap, window;
   uint64_t seq;
   bool at_end;
+  bool detecting;               /* only trying the format: any device */
 };
 
 /* ---- What the text formats share ---- */
@@ -221,7 +222,8 @@ format_named (const char *name)
 
 static struct trace_source *
 open_as (const struct src_format *fmt, const char *path,
-         const struct trace_source_opts *opts, char *err, size_t errlen)
+         const struct trace_source_opts *opts, bool detecting, char *err,
+         size_t errlen)
 {
   struct trace_source *s = calloc (1, sizeof *s);
 
@@ -235,6 +237,7 @@ open_as (const struct src_format *fmt, const char *path,
   }
   s->fmt = fmt;
   s->first = true;
+  s->detecting = detecting;
   s->window = opts->window ? opts->window : TRACE_SOURCE_WINDOW;
   s->heap = malloc ((s->window + 1) * sizeof *s->heap);
   if (!s->heap) {
@@ -266,7 +269,7 @@ fits (const struct src_format *fmt, const char *path,
 
   all.device = NULL;
   all.window = 1;               /* the first request or two are enough */
-  s = open_as (fmt, path, &all, err, sizeof err);
+  s = open_as (fmt, path, &all, true, err, sizeof err);
   if (!s)
     return false;
   got = trace_source_next (s, &r, err, sizeof err);
@@ -328,7 +331,7 @@ detect (const char *path, const struct trace_source_opts *opts, char *err,
     if (fits (formats[i], path, opts))
       found[n++] = formats[i];
   if (n == 1)
-    return open_as (found[0], path, opts, err, errlen);
+    return open_as (found[0], path, opts, false, err, errlen);
   if (n > 1) {
     int used = snprintf (err, errlen, "%s: the format is ambiguous: it "
                          "reads as", path);
@@ -385,7 +388,7 @@ trace_source_open (const char *path, const char *format,
               "('%s') cannot be chosen", path, fmt->name, o.device);
     return NULL;
   }
-  return open_as (fmt, path, &o, err, errlen);
+  return open_as (fmt, path, &o, false, err, errlen);
 }
 
 /* ---- Every request's checks ---- */
@@ -418,6 +421,8 @@ static int
 check_device (struct trace_source *s, const struct src_req *r, char *err,
               size_t errlen)
 {
+  if (s->detecting)
+    return 0;
   if (!s->first_device_line) {
     memcpy (s->first_device, r->device, sizeof s->first_device);
     s->first_device_line = r->line;
