@@ -97,6 +97,42 @@ START_TEST (test_queue_events)
 END_TEST
 
 
+/* Forty Q events 1 us apart at sectors 0, 8, 16, ...: the first two
+ * get a G at once, the others wait (no G, I or D) until the end of the
+ * trace, more than the reader first has room for; a back merge (line
+ * 43) joins Q 35 to its neighbour.  So 39 requests, request k at
+ * sector 8k (k != 35) and k us.
+ */
+START_TEST (test_many_pending)
+{
+  char text[8192];
+  size_t used = 0;
+  int k, i, n;
+
+  for (k = 0; k < 40; k++) {
+    used += (size_t) snprintf (text + used, sizeof text - used,
+                               "  8,0 0 %d 0.%09d 100 Q R %d + 8 [dd]\n",
+                               k + 1, k * 1000, 8 * k);
+    if (k < 2)
+      used += (size_t) snprintf (text + used, sizeof text - used,
+                                 "  8,0 0 %d 0.%09d 100 G R %d + 8 [dd]\n",
+                                 k + 1, k * 1000 + 1, 8 * k);
+  }
+  snprintf (text + used, sizeof text - used,
+            "  8,0 0 99 0.000041000 100 M R 280 + 8 [dd]\n");
+  n = src_read_q (text);
+  ck_assert_msg (n == 39, "%d: %s", n, src_err);
+  for (i = 0, k = 0; k < 40; k++) {
+    if (k == 35)
+      continue;
+    /* lines: two per Q for the first two, one after */
+    src_assert_req (&reqs[i++], IO_READ, false, (uint64_t) 8 * k * 512,
+                    4096, (uint64_t) k * 1000,
+                    (unsigned long) (k < 2 ? 2 * k + 1 : k + 3));
+  }
+}
+END_TEST
+
 /* A requeued request issued again is one request; a packet command
  * ("BYTES (HEX)") and a no-data N are none; P, U, m lines are ignored.
  */
@@ -237,6 +273,7 @@ blkparse_suite (void)
   tcase_add_checked_fixture (tc, src_setup, src_teardown);
   tcase_add_test (tc, test_issue_events);
   tcase_add_test (tc, test_queue_events);
+  tcase_add_test (tc, test_many_pending);
   tcase_add_test (tc, test_requeue_and_others);
   tcase_add_test (tc, test_devices);
   tcase_add_test (tc, test_errors);

@@ -91,6 +91,36 @@ START_TEST (test_errors)
 }
 END_TEST
 
+/* What every text format's lines get (trace_source.c's line reader). */
+START_TEST (test_lines)
+{
+  static const char nul[] = "0.0 0 0 8 1\n0.5 0\0 0 8 1\n";
+  char text[1200];
+
+  ck_assert_int_eq (src_read ("0.0 0 0 8 1\r\n1.0 0 8 8 0\r\n",
+                              "disksim-ascii"), 2);
+  src_assert_req (&reqs[1], IO_WRITE, false, 4096, 4096, 1000000, 2);
+  src_assert_error (src_read ("0.0 0 0 8 1\r\r\n", "disksim-ascii"), 1,
+                    "flags '1\r'");
+  src_text_len = sizeof nul - 1;
+  src_assert_error (src_read (nul, "disksim-ascii"), 2, "a NUL byte");
+  /* a 1023-byte line is read, a 1024-byte one is not */
+  memset (text, ' ', sizeof text);
+  memcpy (text, "0.0 0 0 8 1", 11);
+  text[1023] = '\n';
+  text[1024] = '\0';
+  ck_assert_int_eq (src_read (text, "disksim-ascii"), 1);
+  text[1023] = ' ';
+  text[1024] = '\n';
+  text[1025] = '\0';
+  src_assert_error (src_read (text, "disksim-ascii"), 1,
+                    "line longer than 1023 bytes");
+  /* no newline at the end */
+  ck_assert_int_eq (src_read ("0.0 0 0 8 1\n1.0 0 8 8 0", "disksim-ascii"),
+                    2);
+}
+END_TEST
+
 static Suite *
 dsa_suite (void)
 {
@@ -101,6 +131,7 @@ dsa_suite (void)
   tcase_add_test (tc, test_requests);
   tcase_add_test (tc, test_devices);
   tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_lines);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -89,6 +89,11 @@ START_TEST (test_minimal_errors)
                                    &(struct trace_source_opts)
                                    { 0, "8,0", 0 }), 0,
                     "a hddsim trace names no devices");
+  /* detected, the same */
+  src_assert_error (src_read_opts ("op,offset,length\nread,0,1\n", NULL,
+                                   &(struct trace_source_opts)
+                                   { 0, "8,0", 0 }), 0,
+                    "a hddsim trace names no devices");
 }
 END_TEST
 

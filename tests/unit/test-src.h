@@ -14,7 +14,7 @@
 #include "../../tools/lib/trace_csv.h"
 #include "../../tools/lib/trace_source.h"
 
-#define SRC_MAX_REQS 32
+#define SRC_MAX_REQS 64
 
 static char src_dir[] = "/tmp/hddsim-test-src-XXXXXX";
 static char src_path[64];
@@ -39,14 +39,18 @@ src_teardown (void)
   strcpy (src_dir + strlen (src_dir) - 6, "XXXXXX");
 }
 
+static size_t src_text_len;     /* bytes to write; 0: strlen */
+
 static void
 src_write (const char *text)
 {
   FILE *fp = fopen (src_path, "w");
+  size_t len = src_text_len ? src_text_len : strlen (text);
 
   ck_assert_ptr_nonnull (fp);
-  fputs (text, fp);
+  ck_assert_uint_eq (fwrite (text, 1, len, fp), len);
   ck_assert_int_eq (fclose (fp), 0);
+  src_text_len = 0;
 }
 
 /* Every request of 'text' read as 'format' (NULL: detected) into

@@ -76,9 +76,9 @@ struct blk {
   /* the requests of one event, given one at a time */
   struct event ready;
   int ready_next;
-  /* Q mode: queued, not yet known merged or not; a ring */
+  /* Q mode: queued, not yet known merged or not; a ring of cap */
   struct pending *pend;
-  size_t pend_head, npend;
+  size_t pend_head, npend, cap;
   /* D mode: requeued requests */
   struct event requeued[MAX_REQUEUED];
   size_t nrequeued;
@@ -347,7 +347,27 @@ parse_line (struct blk *b, struct event *ev)
 static struct pending *
 pend_at (struct blk *b, size_t i)
 {
-  return &b->pend[(b->pend_head + i) % MAX_PENDING];
+  return &b->pend[(b->pend_head + i) % b->cap];
+}
+
+/* Twice the room (up to MAX_PENDING: q_release keeps below it), the
+ * ring laid out from 0 again.
+ */
+static int
+pend_grow (struct blk *b)
+{
+  size_t cap = b->cap ? b->cap * 2 : 16, i;
+  struct pending *p = malloc (cap * sizeof *p);
+
+  if (!p)
+    return src_bad (&b->l, "out of memory for %zu queued requests", cap);
+  for (i = 0; i < b->npend; i++)
+    p[i] = *pend_at (b, i);
+  free (b->pend);
+  b->pend = p;
+  b->pend_head = 0;
+  b->cap = cap;
+  return 0;
 }
 
 static bool
@@ -387,11 +407,13 @@ q_new (struct blk *b, const struct event *e)
   }
 }
 
-static void
+static int
 q_event (struct blk *b, const struct event *ev)
 {
   switch (ev->action[0]) {
   case 'Q':
+    if (b->npend == b->cap && pend_grow (b) == -1)
+      return -1;
     *pend_at (b, b->npend++) = (struct pending) { *ev, OPEN };
     break;
   case 'M': case 'F':
@@ -401,6 +423,7 @@ q_event (struct blk *b, const struct event *ev)
     q_new (b, ev);
     break;
   }
+  return 0;
 }
 
 /* The oldest Q, once it is known to be a request or not (or the
@@ -421,7 +444,7 @@ q_release (struct blk *b)
     b->ready = q->ev;
     b->ready_next = 0;
   }
-  b->pend_head = (b->pend_head + 1) % MAX_PENDING;
+  b->pend_head = (b->pend_head + 1) % b->cap;
   b->npend--;
   return true;
 }
@@ -466,14 +489,12 @@ blk_open (const char *path, const struct trace_source_opts *opts,
 {
   struct blk *b = calloc (1, sizeof *b);
 
-  if (!b || !(b->pend = malloc (MAX_PENDING * sizeof *b->pend))) {
-    free (b);
+  if (!b) {
     snprintf (err, errlen, "%s: out of memory", path);
     return NULL;
   }
   b->take = opts->blk_event;
   if (src_lines_open (&b->l, path, err, errlen) == -1) {
-    free (b->pend);
     free (b);
     return NULL;
   }
@@ -497,9 +518,8 @@ read_event (struct blk *b)
   if (ev.stamp > b->now)
     b->now = ev.stamp;
   if (b->take == 'Q')
-    q_event (b, &ev);
-  else
-    d_event (b, &ev);
+    return q_event (b, &ev);
+  d_event (b, &ev);
   return 0;
 }
 

@@ -75,25 +75,36 @@ src_lines_open (struct src_lines *l, const char *path, char *err,
   return 0;
 }
 
+/* A character at a time: fgets cannot tell a NUL byte in a line from
+ * the line's end, and getline would hold a line of any length.
+ */
 int
 src_lines_next (struct src_lines *l)
 {
-  size_t n;
+  size_t n = 0;
+  int c;
 
-  if (!fgets (l->buf, sizeof l->buf, l->fp)) {
-    if (ferror (l->fp)) {
+  while ((c = getc_unlocked (l->fp)) != EOF && c != '\n') {
+    if (c == '\0') {
       l->line++;
-      return src_bad (l, "%s", strerror (errno));
+      return src_bad (l, "a NUL byte in the line: not a text trace");
     }
-    return 0;
+    if (n == sizeof l->buf - 1) {
+      l->line++;
+      return src_bad (l, "line longer than %zu bytes", sizeof l->buf - 1);
+    }
+    l->buf[n++] = (char) c;
   }
+  if (c == EOF && ferror (l->fp)) {
+    l->line++;
+    return src_bad (l, "%s", strerror (errno));
+  }
+  if (c == EOF && n == 0)
+    return 0;
   l->line++;
-  n = strlen (l->buf);
-  if (n == sizeof l->buf - 1 && l->buf[n - 1] != '\n' && !feof (l->fp))
-    return src_bad (l, "line longer than %zu bytes", sizeof l->buf - 2);
-  if (memchr (l->buf, '\0', n) != NULL || strlen (l->buf) != n)
-    return src_bad (l, "a NUL byte in the line: not a text trace");
-  l->buf[strcspn (l->buf, "\r\n")] = '\0';
+  if (n > 0 && l->buf[n - 1] == '\r')
+    n--;                        /* CRLF line ends */
+  l->buf[n] = '\0';
   return 1;
 }
 
@@ -225,8 +236,14 @@ open_as (const struct src_format *fmt, const char *path,
          const struct trace_source_opts *opts, bool detecting, char *err,
          size_t errlen)
 {
-  struct trace_source *s = calloc (1, sizeof *s);
+  struct trace_source *s;
 
+  if (opts->device && !fmt->has_devices) {
+    snprintf (err, errlen, "%s: a %s trace names no devices: a device "
+              "('%s') cannot be chosen", path, fmt->name, opts->device);
+    return NULL;
+  }
+  s = calloc (1, sizeof *s);
   if (!s || !(s->path = strdup (path))
       || (opts->device && !(s->device = strdup (opts->device)))) {
     if (s)
@@ -381,11 +398,6 @@ trace_source_open (const char *path, const char *format,
     snprintf (err, errlen, "%s: unknown trace format '%s' (expected "
               "hddsim, blkparse, fio-iolog, msr or disksim-ascii)", path,
               format);
-    return NULL;
-  }
-  if (o.device && !fmt->has_devices) {
-    snprintf (err, errlen, "%s: a %s trace names no devices: a device "
-              "('%s') cannot be chosen", path, fmt->name, o.device);
     return NULL;
   }
   return open_as (fmt, path, &o, false, err, errlen);
