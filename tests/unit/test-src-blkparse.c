@@ -70,8 +70,9 @@ src_read_q (const char *text)
 }
 
 /* Q events: the read at 2056 merged into 2048's request (M) and the
- * write at 92 into 100's (F) are not requests; 300 is one, as a G
- * follows; 500 has no G, I or D but no merge within 10 ms either.
+ * write at 92 into 100's (F) are not requests, their bytes go to the
+ * requests they joined (2048 + 16, and 92 + 16 from 100's time); 300
+ * is one; 500 has no D but no merge within 10 ms either.
  */
 START_TEST (test_queue_events)
 {
@@ -89,19 +90,149 @@ START_TEST (test_queue_events)
     "  8,0    0       11     0.020000000     0  C   R 500 + 8 [0]\n");
 
   ck_assert_msg (n == 4, "%d: %s", n, src_err);
-  src_assert_req (&reqs[0], IO_READ, false, 1048576, 4096, 0, 1);
-  src_assert_req (&reqs[1], IO_WRITE, false, 51200, 4096, 2000000, 5);
+  /* 2048 x 512 = 1048576, 16 x 512 = 8192 */
+  src_assert_req (&reqs[0], IO_READ, false, 1048576, 8192, 0, 1);
+  /* 92 x 512 = 47104 */
+  src_assert_req (&reqs[1], IO_WRITE, false, 47104, 8192, 2000000, 5);
   /* RA: readahead; 300 x 512 = 153600, 16 x 512 = 8192 */
   src_assert_req (&reqs[2], IO_READ, false, 153600, 8192, 3000000, 8);
   src_assert_req (&reqs[3], IO_READ, false, 256000, 4096, 4000000, 10);
 }
 END_TEST
 
+/* A back merge: 1008 + 16 joins 1000 + 8 at its end; the D shows the
+ * merged 1000 + 24.  Q and D give the same request: 1000 x 512 =
+ * 512000, 24 x 512 = 12288 bytes.
+ */
+#define BACK_MERGE \
+  "  8,0 0 1 0.000000000 10 Q W 1000 + 8 [kw]\n" \
+  "  8,0 0 2 0.000000500 10 G W 1000 + 8 [kw]\n" \
+  "  8,0 0 3 0.000002000 10 Q W 1008 + 16 [kw]\n" \
+  "  8,0 0 4 0.000003000 10 M W 1008 + 16 [kw]\n" \
+  "  8,0 0 5 0.000010000 10 D W 1000 + 24 [kw]\n"
 
-/* Forty Q events 1 us apart at sectors 0, 8, 16, ...: the first two
- * get a G at once, the others wait (no G, I or D) until the end of the
- * trace, more than the reader first has room for; a back merge (line
- * 43) joins Q 35 to its neighbour.  So 39 requests, request k at
+START_TEST (test_back_merge)
+{
+  int n = src_read_q (BACK_MERGE);
+
+  ck_assert_msg (n == 1, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_WRITE, false, 512000, 12288, 0, 1);
+  n = src_read (BACK_MERGE, "blkparse");
+  ck_assert_msg (n == 1, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_WRITE, false, 512000, 12288, 0, 5);
+}
+END_TEST
+
+/* A front merge: 4992 + 8 ends where 5000 + 8 starts and joins it at
+ * its start: 4992 x 512 = 2555904, 16 x 512 = 8192, at 5000's Q.
+ */
+START_TEST (test_front_merge)
+{
+  int n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q R 5000 + 8 [dd]\n"
+    "  8,0 0 2 0.000001000 10 Q R 4992 + 8 [dd]\n"
+    "  8,0 0 3 0.000002000 10 F R 4992 + 8 [dd]\n"
+    "  8,0 0 4 0.000005000 10 D R 4992 + 16 [dd]\n");
+
+  ck_assert_msg (n == 1, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_READ, false, 2555904, 8192, 0, 1);
+}
+END_TEST
+
+/* Two merges into one write: 2008 at its end, 1992 at its start, so
+ * 1992 + 24 (1992 x 512 = 1019904, 12288 bytes) at line 1's time.  The
+ * read at 2016 starts where the write ends, but a merge of a read
+ * joins no write: it stays a request (2016 x 512 = 1032192, at 3 us).
+ */
+START_TEST (test_two_merges)
+{
+  int n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 2000 + 8 [kw]\n"
+    "  8,0 0 2 0.000001000 10 Q W 2008 + 8 [kw]\n"
+    "  8,0 0 3 0.000001500 10 M W 2008 + 8 [kw]\n"
+    "  8,0 0 4 0.000002000 10 Q W 1992 + 8 [kw]\n"
+    "  8,0 0 5 0.000002500 10 F W 1992 + 8 [kw]\n"
+    "  8,0 0 6 0.000003000 20 Q R 2016 + 8 [dd]\n"
+    "  8,0 0 7 0.000003500 20 M R 2016 + 8 [dd]\n"
+    "  8,0 0 8 0.000004000 10 D W 1992 + 24 [kw]\n");
+
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_WRITE, false, 1019904, 12288, 0, 1);
+  src_assert_req (&reqs[1], IO_READ, false, 1032192, 4096, 3000, 6);
+}
+END_TEST
+
+/* A merge whose request has gone keeps its Q a request, with its
+ * bytes: issued (a D at 100), issued after a front merge (its D at
+ * the grown start 992), and given by the window (20 ms after 100's Q,
+ * nothing having touched it for 10 ms).
+ */
+START_TEST (test_merge_target_gone)
+{
+  int n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 100 + 8 [kw]\n"
+    "  8,0 0 2 0.000001000 10 D W 100 + 8 [kw]\n"
+    "  8,0 0 3 0.000002000 10 Q W 108 + 8 [kw]\n"
+    "  8,0 0 4 0.000003000 10 M W 108 + 8 [kw]\n");
+
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  /* 100 x 512 = 51200; 108 x 512 = 55296 */
+  src_assert_req (&reqs[0], IO_WRITE, false, 51200, 4096, 0, 1);
+  src_assert_req (&reqs[1], IO_WRITE, false, 55296, 4096, 2000, 3);
+
+  n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 1000 + 8 [kw]\n"
+    "  8,0 0 2 0.000001000 10 Q W 992 + 8 [kw]\n"
+    "  8,0 0 3 0.000002000 10 F W 992 + 8 [kw]\n"
+    "  8,0 0 4 0.000003000 10 D W 992 + 16 [kw]\n"
+    "  8,0 0 5 0.000004000 10 Q W 1008 + 8 [kw]\n"
+    "  8,0 0 6 0.000005000 10 M W 1008 + 8 [kw]\n");
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  /* 992 x 512 = 507904; 1008 x 512 = 516096 */
+  src_assert_req (&reqs[0], IO_WRITE, false, 507904, 8192, 0, 1);
+  src_assert_req (&reqs[1], IO_WRITE, false, 516096, 4096, 4000, 5);
+
+  n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 100 + 8 [kw]\n"
+    "  8,0 0 2 0.020000000 10 Q W 108 + 8 [kw]\n"
+    "  8,0 0 3 0.020001000 10 M W 108 + 8 [kw]\n");
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_WRITE, false, 51200, 4096, 0, 1);
+  src_assert_req (&reqs[1], IO_WRITE, false, 55296, 4096, 20000000, 2);
+}
+END_TEST
+
+/* The window counts from the last merge, not the Q: merges 8 ms apart
+ * (16 ms after the Q) all join sector 0's request: 0 + 24.
+ */
+START_TEST (test_slow_merges)
+{
+  int n = src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 0 + 8 [kw]\n"
+    "  8,0 0 2 0.008000000 10 Q W 8 + 8 [kw]\n"
+    "  8,0 0 3 0.008000100 10 M W 8 + 8 [kw]\n"
+    "  8,0 0 4 0.016000000 10 Q W 16 + 8 [kw]\n"
+    "  8,0 0 5 0.016000100 10 M W 16 + 8 [kw]\n");
+
+  ck_assert_msg (n == 1, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_WRITE, false, 0, 12288, 0, 1);
+}
+END_TEST
+
+/* A merge's RWBS is read as a Q's: a bad one is an error. */
+START_TEST (test_merge_errors)
+{
+  src_assert_error (src_read_q (
+    "  8,0 0 1 0.000000000 10 Q W 0 + 8 [kw]\n"
+    "  8,0 0 2 0.000001000 10 M X 8 + 8 [kw]\n"), 2,
+    "RWBS 'X': expected R, W, D, E or N");
+}
+END_TEST
+
+/* Forty Q events 1 us apart at sectors 0, 8, 16, ...: none has a D,
+ * so all wait until the end of the trace, more than the reader first
+ * has room for; a back merge (line 43) joins Q 35 (sector 280) to Q 34
+ * (272 + 8, which grows to 16 sectors).  So 39 requests, request k at
  * sector 8k (k != 35) and k us.
  */
 START_TEST (test_many_pending)
@@ -128,7 +259,7 @@ START_TEST (test_many_pending)
       continue;
     /* lines: two per Q for the first two, one after */
     src_assert_req (&reqs[i++], IO_READ, false, (uint64_t) 8 * k * 512,
-                    4096, (uint64_t) k * 1000,
+                    k == 34 ? 8192 : 4096, (uint64_t) k * 1000,
                     (unsigned long) (k < 2 ? 2 * k + 1 : k + 3));
   }
 }
@@ -275,6 +406,12 @@ blkparse_suite (void)
   tcase_add_checked_fixture (tc, src_setup, src_teardown);
   tcase_add_test (tc, test_issue_events);
   tcase_add_test (tc, test_queue_events);
+  tcase_add_test (tc, test_back_merge);
+  tcase_add_test (tc, test_front_merge);
+  tcase_add_test (tc, test_two_merges);
+  tcase_add_test (tc, test_merge_target_gone);
+  tcase_add_test (tc, test_slow_merges);
+  tcase_add_test (tc, test_merge_errors);
   tcase_add_test (tc, test_many_pending);
   tcase_add_test (tc, test_requeue_and_others);
   tcase_add_test (tc, test_devices);

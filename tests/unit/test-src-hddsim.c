@@ -216,9 +216,9 @@ START_TEST (test_examples)
   src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 256 * 512, 0, 6);
   src_assert_req (&reqs[5], IO_WRITE, true, 8392 * 512, 4096,
                   31001000 - 9000, 28);
-  /* Q: the same seven, the merged bio not one, from 0 ns */
+  /* Q: the same seven, the merged bio in its request, from 0 ns */
   ck_assert_int_eq (read_example ("example.blkparse", 'Q', "blkparse"), 7);
-  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 128 * 512, 0, 1);
+  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 256 * 512, 0, 1);
   src_assert_req (&reqs[6], IO_TRIM, false, 65536 * 512, 2048 * 512,
                   45000000, 30);
   ck_assert_int_eq (read_example ("example-v2.iolog", 'D', "fio-iolog"), 7);
