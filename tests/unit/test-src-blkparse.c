@@ -9,6 +9,7 @@
  */
 
 #include <check.h>
+#include <inttypes.h>
 
 #include "run-suite.h"
 #include "test-src.h"
@@ -66,7 +67,7 @@ static int
 src_read_q (const char *text)
 {
   return src_read_opts (text, "blkparse",
-                        &(struct trace_source_opts) { 'Q', NULL, 0 });
+                        &(struct trace_source_opts) { .blk_event = 'Q' });
 }
 
 /* Q events: the read at 2056 merged into 2048's request (M) and the
@@ -298,26 +299,153 @@ END_TEST
 START_TEST (test_devices)
 {
   src_assert_error (src_read (DEV2, "blkparse"), 2, "device 8,16, but "
-                    "line 1's was for 8,0: the trace holds several");
+                    "line 1's was for 8,0: the trace holds 2 devices; "
+                    "choose one with --device: 8,0 (2 requests), 8,16 "
+                    "(1 request)");
   ck_assert_int_eq (src_read_opts (DEV2, "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'D', "8,16", 0 }), 1);
+                                   { .blk_event = 'D', .device = "8,16" }), 1);
   /* the first request of the device chosen is at time 0 */
   src_assert_req (&reqs[0], IO_WRITE, false, 4096, 4096, 0, 2);
   ck_assert_int_eq (src_read_opts (DEV2, "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'D', "8,0", 0 }), 2);
+                                   { .blk_event = 'D', .device = "8,0" }), 2);
   src_assert_req (&reqs[1], IO_READ, false, 36864, 4096, 2000, 3);
   /* detected as blkparse all the same */
-  src_assert_error (src_read (DEV2, NULL), 2, "the trace holds several");
+  src_assert_error (src_read (DEV2, NULL), 2, "the trace holds 2 devices");
   ck_assert_int_eq (src_read_opts (DEV2, NULL, &(struct trace_source_opts)
-                                   { 'D', "8,16", 0 }), 1);
+                                   { .blk_event = 'D', .device = "8,16" }), 1);
   ck_assert_str_eq (src_format_got, "blkparse");
   src_assert_error (src_read_opts (DEV2, "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'D', "8,32", 0 }), 0,
-                    "no request for device '8,32' (there are requests "
-                    "for '8,0')");
+                                   { .blk_event = 'D', .device = "8,32" }), 0,
+                    "no request for device '8,32'; the trace's devices: "
+                    "8,0 (2 requests), 8,16 (1 request)");
+}
+END_TEST
+
+/* Four devices: 8,0 lines 1 and 4; 8,16 line 2; 8,32 lines 3, 6, 7;
+ * 8,48 line 5 (a flush is a request).
+ */
+#define DEV4 \
+  "  8,0  0 1 0.000000000 100 D R 64 + 8 [dd]\n" \
+  "  8,16 1 1 0.000001000 101 D W 8 + 8 [dd]\n" \
+  "  8,32 0 2 0.000002000 102 D R 0 + 8 [dd]\n" \
+  "  8,0  0 3 0.000003000 100 D R 72 + 8 [dd]\n" \
+  "  8,48 1 2 0.000004000 103 D FN [jbd2]\n" \
+  "  8,32 0 4 0.000005000 102 D W 16 + 8 [dd]\n" \
+  "  8,32 0 5 0.000006000 102 D W 24 + 8 [dd]\n"
+
+static const char dev4_list[] = "8,0 (2 requests), 8,16 (1 request), "
+  "8,32 (3 requests), 8,48 (1 request)";
+
+static struct trace_device devices_seen[TRACE_SOURCE_DEVICES_MAX];
+
+/* Every request of text with all_devices (and device, if not NULL),
+ * and the devices seen, copied to devices_seen.
+ */
+static size_t
+read_all_devices (const char *text, const char *device,
+                  const struct trace_device **devs, uint64_t *others,
+                  int *nreqs)
+{
+  struct trace_source *s;
+  struct src_req r;
+  size_t n;
+  int got;
+
+  src_write (text);
+  s = trace_source_open (src_path, "blkparse", &(struct trace_source_opts)
+                         { .device = device, .all_devices = true },
+                         src_err, sizeof src_err);
+  ck_assert_msg (s != NULL, "%s", src_err);
+  *nreqs = 0;
+  while ((got = trace_source_next (s, &r, src_err, sizeof src_err)) == 1)
+    ++*nreqs;
+  ck_assert_msg (got == 0, "%s", src_err);
+  n = trace_source_devices (s, devs, others);
+  memcpy (devices_seen, *devs, n * sizeof *devices_seen);
+  *devs = devices_seen;
+  trace_source_close (s);
+  return n;
+}
+
+START_TEST (test_every_device)
+{
+  static const char *const names[] = { "8,0", "8,16", "8,32", "8,48" };
+  static const uint64_t counts[] = { 2, 1, 3, 1 };
+  const struct trace_device *devs;
+  uint64_t others;
+  char want[256];
+  size_t n, i;
+  int nreqs;
+
+  /* the error comes at the second device and names all four */
+  snprintf (want, sizeof want, "device 8,16, but line 1's was for 8,0: "
+            "the trace holds 4 devices; choose one with --device: %s",
+            dev4_list);
+  src_assert_error (src_read (DEV4, "blkparse"), 2, want);
+  /* a malformed line after it is that line's error */
+  src_assert_error (src_read (DEV4 "  8,0 0 6 junk\n", "blkparse"), 8,
+                    "not a blkparse event line");
+  snprintf (want, sizeof want, "no request for device '8,64'; the "
+            "trace's devices: %s", dev4_list);
+  src_assert_error (src_read_opts (DEV4, "blkparse",
+                                   &(struct trace_source_opts)
+                                   { .device = "8,64" }), 0, want);
+
+  /* all_devices: the seven requests, no error, the four devices */
+  n = read_all_devices (DEV4, NULL, &devs, &others, &nreqs);
+  ck_assert_int_eq (nreqs, 7);
+  ck_assert_uint_eq (n, 4);
+  ck_assert_uint_eq (others, 0);
+  for (i = 0; i < n; i++) {
+    ck_assert_str_eq (devs[i].name, names[i]);
+    ck_assert_uint_eq (devs[i].requests, counts[i]);
+  }
+  /* a device chosen: its three requests, every device still counted */
+  n = read_all_devices (DEV4, "8,32", &devs, &others, &nreqs);
+  ck_assert_int_eq (nreqs, 3);
+  ck_assert_uint_eq (n, 4);
+  ck_assert_uint_eq (devs[2].requests, 3);
+}
+END_TEST
+
+/* 300 devices, one request each (8,0 to 8,299): the table holds the
+ * first TRACE_SOURCE_DEVICES_MAX (256), the other 44 requests are
+ * counted together; the error lists what fits and counts the rest, so
+ * that listed and rest make 300.
+ */
+START_TEST (test_many_devices)
+{
+  static char text[300 * 48];
+  const struct trace_device *devs;
+  uint64_t others, rest;
+  size_t used = 0, n, listed;
+  const char *p, *tail;
+  int k, nreqs;
+
+  for (k = 0; k < 300; k++)
+    used += (size_t) snprintf (text + used, sizeof text - used,
+                               "  8,%d 0 %d 0.%09d 100 D R 8 + 8 [dd]\n",
+                               k, k + 1, k * 1000);
+  n = read_all_devices (text, NULL, &devs, &others, &nreqs);
+  ck_assert_int_eq (nreqs, 300);
+  ck_assert_uint_eq (n, 256);
+  ck_assert_uint_eq (others, 44);
+  ck_assert_str_eq (devs[255].name, "8,255");
+
+  src_assert_error (src_read (text, "blkparse"), 2, "the trace holds more "
+                    "than 256 devices; choose one with --device: 8,0 (1 "
+                    "request), 8,1 (1 request)");
+  tail = strstr (src_err, "other devices (");
+  ck_assert_msg (tail != NULL, "%s", src_err);
+  for (listed = 0, p = src_err; (p = strstr (p, " request)")); p++)
+    listed++;
+  ck_assert_int_eq (sscanf (tail, "other devices (%" SCNu64 " requests)",
+                            &rest), 1);
+  ck_assert_uint_eq (listed + rest, 300);
+  ck_assert_uint_lt (strlen (src_err), sizeof src_err);
 }
 END_TEST
 
@@ -392,7 +520,7 @@ START_TEST (test_order)
   src_assert_req (&reqs[2], IO_READ, false, 32768, 4096, 4000, 1);
   src_assert_error (src_read_opts (text, "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'D', NULL, 1 }), 3,
+                                   { .blk_event = 'D', .window = 1 }), 3,
                     "out of time order by more than the window of 1");
 }
 END_TEST
@@ -415,6 +543,8 @@ blkparse_suite (void)
   tcase_add_test (tc, test_many_pending);
   tcase_add_test (tc, test_requeue_and_others);
   tcase_add_test (tc, test_devices);
+  tcase_add_test (tc, test_every_device);
+  tcase_add_test (tc, test_many_devices);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_after_summary);
   tcase_add_test (tc, test_order);

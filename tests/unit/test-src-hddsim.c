@@ -87,12 +87,12 @@ START_TEST (test_minimal_errors)
                     "expected arrival <= start");
   src_assert_error (src_read_opts ("op,offset,length\nread,0,1\n", "hddsim",
                                    &(struct trace_source_opts)
-                                   { 0, "8,0", 0 }), 0,
+                                   { .device = "8,0" }), 0,
                     "a hddsim trace names no devices");
   /* detected, the same */
   src_assert_error (src_read_opts ("op,offset,length\nread,0,1\n", NULL,
                                    &(struct trace_source_opts)
-                                   { 0, "8,0", 0 }), 0,
+                                   { .device = "8,0" }), 0,
                     "a hddsim trace names no devices");
 }
 END_TEST
@@ -159,11 +159,11 @@ START_TEST (test_options)
                     "unknown trace format 'scribble'");
   src_assert_error (src_read_opts ("0.0 0 0 8 1\n", "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'C', NULL, 0 }), 0,
+                                   { .blk_event = 'C' }), 0,
                     "blkparse event 'C': expected Q (queued) or D");
   src_assert_error (src_read_opts ("0.0 0 0 8 1\n", "disksim-ascii",
                                    &(struct trace_source_opts)
-                                   { 0, NULL, (size_t) 1 << 31 }), 0,
+                                   { .window = (size_t) 1 << 31 }), 0,
                     "a window of 2147483648 requests");
 }
 END_TEST
@@ -195,7 +195,7 @@ read_example (const char *name, char blk_event, const char *format)
 
   snprintf (path, sizeof path, "tests/data/traces/%s", name);
   s = trace_source_open (path, NULL, &(struct trace_source_opts)
-                         { blk_event, NULL, 0 }, src_err, sizeof src_err);
+                         { .blk_event = blk_event }, src_err, sizeof src_err);
   ck_assert_msg (s != NULL, "%s", src_err);
   ck_assert_str_eq (trace_source_format (s), format);
   while (n < SRC_MAX_REQS
