@@ -26,7 +26,7 @@
  * (blkparse shows that D with the merged size), or when no event has
  * touched it (its Q or a merge) within MERGE_WINDOW_NS of trace time,
  * for traces without D events (a merge follows its Q within
- * microseconds).  A merge whose request has gone already (issued, or
+ * microseconds); requests leave in the order of their Qs.  A merge whose request has gone already (issued, or
  * given by the window) leaves the merged Q a request of its own: its
  * bytes are not lost.  A D that repeats a requeued (R) request's
  * device, sector and size is the same request issued again, not a new
