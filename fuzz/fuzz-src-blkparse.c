@@ -8,7 +8,7 @@ void
 fuzz_one (const char *path)
 {
   fuzz_source (path, "blkparse",
-               &(struct trace_source_opts) { 'D', NULL, 0 });
+               &(struct trace_source_opts) { .blk_event = 'D' });
   fuzz_source (path, "blkparse",
-               &(struct trace_source_opts) { 'Q', NULL, 0 });
+               &(struct trace_source_opts) { .blk_event = 'Q' });
 }

@@ -7,5 +7,6 @@
 void
 fuzz_one (const char *path)
 {
-  fuzz_source (path, NULL, &(struct trace_source_opts) { 'D', NULL, 0 });
+  fuzz_source (path, NULL,
+               &(struct trace_source_opts) { .blk_event = 'D' });
 }

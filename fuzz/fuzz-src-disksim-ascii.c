@@ -6,5 +6,5 @@ void
 fuzz_one (const char *path)
 {
   fuzz_source (path, "disksim-ascii",
-               &(struct trace_source_opts) { 0, NULL, 0 });
+               &(struct trace_source_opts) { .device = NULL });
 }

@@ -43,11 +43,11 @@ START_TEST (test_devices)
                     "line 1's was for 1");
   ck_assert_int_eq (src_read_opts (text, "disksim-ascii",
                                    &(struct trace_source_opts)
-                                   { 0, "1", 0 }), 2);
+                                   { .device = "1" }), 2);
   src_assert_req (&reqs[1], IO_READ, false, 4096, 4096, 1000000, 3);
   ck_assert_int_eq (src_read_opts (text, "disksim-ascii",
                                    &(struct trace_source_opts)
-                                   { 0, "2", 0 }), 1);
+                                   { .device = "2" }), 1);
   ck_assert_uint_eq (reqs[0].stream, 2);
 }
 END_TEST

@@ -72,12 +72,12 @@ START_TEST (test_files)
                     "line 6's was for /tmp/b");
   ck_assert_int_eq (src_read_opts (text, "fio-iolog",
                                    &(struct trace_source_opts)
-                                   { 0, "/tmp/a", 0 }), 1);
+                                   { .device = "/tmp/a" }), 1);
   src_assert_req (&reqs[0], IO_READ, false, 8192, 4096, 0, 7);
   ck_assert_uint_eq (reqs[0].stream, 0);
   ck_assert_int_eq (src_read_opts (text, "fio-iolog",
                                    &(struct trace_source_opts)
-                                   { 0, "/tmp/b", 0 }), 1);
+                                   { .device = "/tmp/b" }), 1);
   ck_assert_uint_eq (reqs[0].stream, 1);
 }
 END_TEST
@@ -142,7 +142,7 @@ START_TEST (test_errors)
   src_assert_error (src_read_opts (V3 "9 /f read 0 1\n10 /f read 0 1\n"
                                    "8 /f read 0 1\n", "fio-iolog",
                                    &(struct trace_source_opts)
-                                   { 0, NULL, 1 }), 6, "out of time order");
+                                   { .window = 1 }), 6, "out of time order");
 }
 END_TEST
 

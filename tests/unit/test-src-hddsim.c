@@ -87,12 +87,12 @@ START_TEST (test_minimal_errors)
                     "expected arrival <= start");
   src_assert_error (src_read_opts ("op,offset,length\nread,0,1\n", "hddsim",
                                    &(struct trace_source_opts)
-                                   { 0, "8,0", 0 }), 0,
+                                   { .device = "8,0" }), 0,
                     "a hddsim trace names no devices");
   /* detected, the same */
   src_assert_error (src_read_opts ("op,offset,length\nread,0,1\n", NULL,
                                    &(struct trace_source_opts)
-                                   { 0, "8,0", 0 }), 0,
+                                   { .device = "8,0" }), 0,
                     "a hddsim trace names no devices");
 }
 END_TEST
@@ -159,11 +159,11 @@ START_TEST (test_options)
                     "unknown trace format 'scribble'");
   src_assert_error (src_read_opts ("0.0 0 0 8 1\n", "blkparse",
                                    &(struct trace_source_opts)
-                                   { 'C', NULL, 0 }), 0,
+                                   { .blk_event = 'C' }), 0,
                     "blkparse event 'C': expected Q (queued) or D");
   src_assert_error (src_read_opts ("0.0 0 0 8 1\n", "disksim-ascii",
                                    &(struct trace_source_opts)
-                                   { 0, NULL, (size_t) 1 << 31 }), 0,
+                                   { .window = (size_t) 1 << 31 }), 0,
                     "a window of 2147483648 requests");
 }
 END_TEST
@@ -195,7 +195,7 @@ read_example (const char *name, char blk_event, const char *format)
 
   snprintf (path, sizeof path, "tests/data/traces/%s", name);
   s = trace_source_open (path, NULL, &(struct trace_source_opts)
-                         { blk_event, NULL, 0 }, src_err, sizeof src_err);
+                         { .blk_event = blk_event }, src_err, sizeof src_err);
   ck_assert_msg (s != NULL, "%s", src_err);
   ck_assert_str_eq (trace_source_format (s), format);
   while (n < SRC_MAX_REQS
@@ -216,9 +216,9 @@ START_TEST (test_examples)
   src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 256 * 512, 0, 6);
   src_assert_req (&reqs[5], IO_WRITE, true, 8392 * 512, 4096,
                   31001000 - 9000, 28);
-  /* Q: the same seven, the merged bio not one, from 0 ns */
+  /* Q: the same seven, the merged bio in its request, from 0 ns */
   ck_assert_int_eq (read_example ("example.blkparse", 'Q', "blkparse"), 7);
-  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 128 * 512, 0, 1);
+  src_assert_req (&reqs[0], IO_READ, false, 2048 * 512, 256 * 512, 0, 1);
   src_assert_req (&reqs[6], IO_TRIM, false, 65536 * 512, 2048 * 512,
                   45000000, 30);
   ck_assert_int_eq (read_example ("example-v2.iolog", 'D', "fio-iolog"), 7);

@@ -47,12 +47,12 @@ START_TEST (test_header_hosts)
   src_assert_error (src_read (text, "msr"), 3, "device src2_0, but line "
                     "2's was for src1_0");
   ck_assert_int_eq (src_read_opts (text, "msr", &(struct trace_source_opts)
-                                   { 0, "src1_0", 0 }), 2);
+                                   { .device = "src1_0" }), 2);
   /* 200 - 100 ticks = 10 us */
   src_assert_req (&reqs[1], IO_WRITE, false, 4096, 512, 10000, 4);
   ck_assert_uint_eq (reqs[1].stream, 0);
   ck_assert_int_eq (src_read_opts (text, "msr", &(struct trace_source_opts)
-                                   { 0, "src2_0", 0 }), 1);
+                                   { .device = "src2_0" }), 1);
   ck_assert_uint_eq (reqs[0].stream, 1);
 }
 END_TEST

@@ -15,14 +15,23 @@
  * concatenated).
  *
  * Requests are the D (issued) events, or the Q (queued) events with
- * opts.blk_event 'Q'.  A Q that a later M (back merge) or F (front
- * merge) of the same device, sector and size joined to an earlier
- * request is not a request of its own; a Q is one when a G, I or D of
- * its device and sector follows, or when no merge has come within
- * MERGE_WINDOW_NS of trace time (a merge follows its Q within
- * microseconds).  A D that repeats a requeued (R) request's device,
- * sector and size is the same request issued again, not a new one.
- * Other actions (C, P, U, T, X, A, B, S, m, ...) are ignored.
+ * opts.blk_event 'Q'.  In Q mode a request arrives at its first Q's
+ * time and carries every byte merged into it, so that Q and D give the
+ * same bytes: an M (back merge) or F (front merge) names the bio
+ * merged (device, sector, size, as its own Q did); that Q is no
+ * request of its own, and the request it joined grows, at its end (M:
+ * the queued request of that device and operation ending where the bio
+ * starts) or at its start (F: the one starting where the bio ends).
+ * A request can be joined until it is issued: it is given at its D
+ * (blkparse shows that D with the merged size), or when no event has
+ * touched it (its Q or a merge) within MERGE_WINDOW_NS of trace time,
+ * for traces without D events (a merge follows its Q within
+ * microseconds); requests leave in the order of their Qs.  A merge whose request has gone already (issued, or
+ * given by the window) leaves the merged Q a request of its own: its
+ * bytes are not lost.  A D that repeats a requeued (R) request's
+ * device, sector and size is the same request issued again, not a new
+ * one.  Other actions (C, G, I, P, U, T, X, A, B, S, m, ...) are
+ * ignored.
  *
  * RWBS ("RWBS DESCRIPTION"; blktrace 1.2 prints it as below): an
  * optional F (a cache flush before the request), then R (read), W
@@ -40,11 +49,13 @@
 
 #include "trace_source_int.h"
 
-/* A Q not merged this long (of trace time) after it was queued is a
- * request; more pending than MAX_PENDING also resolves the oldest.
+/* A queued request not issued (D) nor grown by a merge for this long
+ * (of trace time) is given; more pending than MAX_PENDING also gives
+ * the oldest.  MAX_MERGED_SECTORS bounds a request grown by merges.
  */
 #define MERGE_WINDOW_NS UINT64_C(10000000)
 #define MAX_PENDING 4096
+#define MAX_MERGED_SECTORS UINT64_C(0xffffffff)
 /* Requeued requests remembered until their D comes again. */
 #define MAX_REQUEUED 256
 
@@ -56,16 +67,21 @@ struct event {
   uint64_t stamp;               /* ns */
   uint32_t pid;
   uint64_t sector, nsect;       /* 0 and 0 without an extent */
+  char op;                      /* RWBS's R, W, D, E or N (Q, D, M, F) */
   int nreq;                     /* requests it stands for (Q or D) */
   struct src_req req[2];        /* a preflush, then the data */
   unsigned long line;
 };
 
-enum pend_state { OPEN, NEW, MERGED };
+/* OPEN: a merge may still join it; ISSUED: its D came; MERGED: its
+ * bio joined another request.
+ */
+enum pend_state { OPEN, ISSUED, MERGED };
 
 struct pending {
-  struct event ev;
+  struct event ev;              /* the Q, grown by the merges into it */
   enum pend_state state;
+  uint64_t touched;             /* its Q's or its last merge's time */
 };
 
 struct blk {
@@ -277,28 +293,25 @@ request (struct event *ev, enum io_op op, bool fua, uint64_t offset,
 
 /* What a Q or D event asks of the drive. */
 static int
-event_requests (struct src_lines *l, struct event *ev, const char *rwbs)
+event_requests (struct src_lines *l, struct event *ev, const struct rwbs *w)
 {
-  struct rwbs w;
   uint64_t offset, length;
 
-  if (parse_rwbs (l, rwbs, &w) == -1)
-    return -1;
   if (src_sectors (ev->sector, &offset) == -1)
     return src_bad (l, "sector %" PRIu64 ": the byte offset wraps 2^64",
                     ev->sector);
   length = ev->nsect * 512;     /* nsect < 2^32 */
-  if (length == 0 || w.op == 'N') {
-    if (w.preflush || w.barrier)
+  if (length == 0 || w->op == 'N') {
+    if (w->preflush || w->barrier)
       request (ev, IO_FLUSH, false, 0, 0);
     return 0;
   }
-  if (w.preflush)
+  if (w->preflush)
     request (ev, IO_FLUSH, false, 0, 0);
-  switch (w.op) {
+  switch (w->op) {
   case 'R': request (ev, IO_READ, false, offset, length); break;
-  case 'W': request (ev, IO_WRITE, w.fua, offset, length); break;
-  default: request (ev, IO_TRIM, w.fua, offset, length); break;
+  case 'W': request (ev, IO_WRITE, w->fua, offset, length); break;
+  default: request (ev, IO_TRIM, w->fua, offset, length); break;
   }
   return 0;
 }
@@ -336,9 +349,16 @@ parse_line (struct blk *b, struct event *ev)
   got = parse_extent (&b->l, p, ev);
   if (got <= 0)
     return got;
-  if ((ev->action[0] == 'Q' || ev->action[0] == 'D')
-      && event_requests (&b->l, ev, rwbs) == -1)
-    return -1;
+  if (strchr ("QDMF", ev->action[0])) {
+    struct rwbs w;
+
+    if (parse_rwbs (&b->l, rwbs, &w) == -1)
+      return -1;
+    ev->op = w.op;
+    if (ev->action[0] != 'M' && ev->action[0] != 'F'
+        && event_requests (&b->l, ev, &w) == -1)
+      return -1;
+  }
   return 1;
 }
 
@@ -376,32 +396,117 @@ same_start (const struct event *a, const struct event *b)
   return strcmp (a->dev, b->dev) == 0 && a->sector == b->sector;
 }
 
-/* A merge joins the newest open Q of that extent to a request. */
-static void
-q_merged (struct blk *b, const struct event *m)
+/* The request carrying a Q's data (after its preflush), or NULL. */
+static struct src_req *
+data_req (struct event *ev)
+{
+  struct src_req *r;
+
+  if (ev->nreq == 0)
+    return NULL;
+  r = &ev->req[ev->nreq - 1];
+  return r->op == IO_FLUSH ? NULL : r;
+}
+
+/* Whether bio m merges into t: t is open, of m's device and operation,
+ * with data, and ends where m starts (M) or starts where m ends (F).
+ */
+static bool
+joins (struct pending *t, const struct event *m)
+{
+  const struct event *e = &t->ev;
+
+  if (t->state != OPEN || strcmp (e->dev, m->dev) != 0 || e->op != m->op
+      || !data_req (&t->ev))
+    return false;
+  if (m->action[0] == 'M')
+    return m->sector >= e->nsect && m->sector - e->nsect == e->sector;
+  return e->sector >= m->nsect && e->sector - m->nsect == m->sector;
+}
+
+/* The newest open Q of exactly m's extent: the merged bio's own. */
+static struct pending *
+merged_bio (struct blk *b, const struct event *m)
 {
   size_t i;
 
   for (i = b->npend; i-- > 0;) {
     struct pending *q = pend_at (b, i);
     if (q->state == OPEN && same_start (&q->ev, m)
-        && q->ev.nsect == m->nsect) {
-      q->state = MERGED;
-      return;
-    }
+        && q->ev.nsect == m->nsect && q->ev.op == m->op)
+      return q;
   }
+  return NULL;
 }
 
-/* A G, I or D: the oldest open Q starting there is a request. */
+/* The newest request m joins, other than the bio's own Q; NULL if it
+ * has gone (issued or given) or never was in the trace.
+ */
+static struct pending *
+merge_target (struct blk *b, const struct event *m, const struct pending *bio)
+{
+  size_t i;
+
+  for (i = b->npend; i-- > 0;) {
+    struct pending *t = pend_at (b, i);
+    if (t != bio && joins (t, m))
+      return t;
+  }
+  return NULL;
+}
+
+/* t takes bio m's sectors: at its end (M) or its start (F). */
+static int
+grow (struct blk *b, struct pending *t, const struct event *m)
+{
+  struct src_req *r = data_req (&t->ev);
+
+  if (m->nsect > MAX_MERGED_SECTORS - t->ev.nsect)
+    return src_bad (&b->l, "%s event: the request queued on line %lu "
+                    "would grow past %" PRIu64 " sectors", m->action,
+                    t->ev.line, MAX_MERGED_SECTORS);
+  if (m->action[0] == 'F') {
+    t->ev.sector = m->sector;   /* below t's start: the offset fits */
+    r->offset = m->sector * 512;
+  }
+  t->ev.nsect += m->nsect;
+  r->length = t->ev.nsect * 512;
+  t->touched = m->stamp;
+  return 0;
+}
+
+/* An M or F: the bio's bytes go to the request it joined, and its Q
+ * is no request of its own; if that request has gone, the Q stays one.
+ */
+static int
+q_merged (struct blk *b, const struct event *m)
+{
+  struct pending *bio, *t;
+
+  if (m->nsect == 0)
+    return 0;
+  bio = merged_bio (b, m);
+  t = merge_target (b, m, bio);
+  if (!t)
+    return 0;
+  if (bio)
+    bio->state = MERGED;
+  return grow (b, t, m);
+}
+
+/* A D: the oldest open Q of its device starting at its sector (with
+ * data if it has data) is issued: no merge joins it any more.
+ */
 static void
-q_new (struct blk *b, const struct event *e)
+q_issued (struct blk *b, const struct event *d)
 {
   size_t i;
 
   for (i = 0; i < b->npend; i++) {
     struct pending *q = pend_at (b, i);
-    if (q->state == OPEN && same_start (&q->ev, e)) {
-      q->state = NEW;
+    if (q->state == OPEN && same_start (&q->ev, d)
+        && (q->ev.nsect == 0) == (d->nsect == 0)) {
+      q->state = ISSUED;
       return;
     }
   }
@@ -414,20 +519,19 @@ q_event (struct blk *b, const struct event *ev)
   case 'Q':
     if (b->npend == b->cap && pend_grow (b) == -1)
       return -1;
-    *pend_at (b, b->npend++) = (struct pending) { *ev, OPEN };
+    *pend_at (b, b->npend++) = (struct pending) { *ev, OPEN, ev->stamp };
     break;
   case 'M': case 'F':
-    q_merged (b, ev);
-    break;
-  case 'G': case 'I': case 'D':
-    q_new (b, ev);
+    return q_merged (b, ev);
+  case 'D':
+    q_issued (b, ev);
     break;
   }
   return 0;
 }
 
-/* The oldest Q, once it is known to be a request or not (or the
- * window says so); true if it left the queue.
+/* The oldest Q, once no merge can join it any more (or the window
+ * says so); true if it left the queue.
  */
 static bool
 q_release (struct blk *b)
@@ -438,7 +542,7 @@ q_release (struct blk *b)
     return false;
   q = pend_at (b, 0);
   if (q->state == OPEN && !b->at_end && b->npend < MAX_PENDING
-      && b->now - q->ev.stamp < MERGE_WINDOW_NS)
+      && b->now - q->touched < MERGE_WINDOW_NS)
     return false;
   if (q->state != MERGED) {
     b->ready = q->ev;

@@ -44,10 +44,14 @@ struct trace_source {
   void *state;
   char *path;
   char *device;                 /* opts->device, or NULL */
+  bool all_devices;             /* opts->all_devices: no device check */
   bool first;                   /* no request given yet */
   char first_device[SRC_DEVICE_MAX];
-  char other_device[SRC_DEVICE_MAX]; /* the first not chosen, or "" */
-  unsigned long first_device_line; /* 0: no request read yet */
+  unsigned long first_device_line; /* 0: none of the chosen device yet */
+  /* Every device's requests read: trace_source_devices */
+  struct trace_device devs[TRACE_SOURCE_DEVICES_MAX];
+  size_t ndevs, last_dev;
+  uint64_t other_requests;      /* past TRACE_SOURCE_DEVICES_MAX */
   uint64_t first_stamp, last_stamp;
   unsigned long last_line;
   /* The window: a min-heap by (stamp, seq) of requests read, not given */
@@ -55,7 +59,6 @@ struct trace_source {
   size_t nheap, window;
   uint64_t seq;
   bool at_end;
-  bool detecting;               /* only trying the format: any device */
 };
 
 /* ---- What the text formats share ---- */
@@ -233,8 +236,7 @@ format_named (const char *name)
 
 static struct trace_source *
 open_as (const struct src_format *fmt, const char *path,
-         const struct trace_source_opts *opts, bool detecting, char *err,
-         size_t errlen)
+         const struct trace_source_opts *opts, char *err, size_t errlen)
 {
   struct trace_source *s;
 
@@ -254,7 +256,7 @@ open_as (const struct src_format *fmt, const char *path,
   }
   s->fmt = fmt;
   s->first = true;
-  s->detecting = detecting;
+  s->all_devices = opts->all_devices && !opts->device;
   s->window = opts->window ? opts->window : TRACE_SOURCE_WINDOW;
   s->heap = malloc ((s->window + 1) * sizeof *s->heap);
   if (!s->heap) {
@@ -285,8 +287,9 @@ fits (const struct src_format *fmt, const char *path,
   int got;
 
   all.device = NULL;
+  all.all_devices = true;       /* any device: only trying the format */
   all.window = 1;               /* the first request or two are enough */
-  s = open_as (fmt, path, &all, true, err, sizeof err);
+  s = open_as (fmt, path, &all, err, sizeof err);
   if (!s)
     return false;
   got = trace_source_next (s, &r, err, sizeof err);
@@ -348,7 +351,7 @@ detect (const char *path, const struct trace_source_opts *opts, char *err,
     if (fits (formats[i], path, opts))
       found[n++] = formats[i];
   if (n == 1)
-    return open_as (found[0], path, opts, false, err, errlen);
+    return open_as (found[0], path, opts, err, errlen);
   if (n > 1) {
     int used = snprintf (err, errlen, "%s: the format is ambiguous: it "
                          "reads as", path);
@@ -375,7 +378,7 @@ trace_source_open (const char *path, const char *format,
                    const struct trace_source_opts *opts, char *err,
                    size_t errlen)
 {
-  static const struct trace_source_opts defaults = { 'D', NULL, 0 };
+  static const struct trace_source_opts defaults = { .blk_event = 'D' };
   struct trace_source_opts o = opts ? *opts : defaults;
   const struct src_format *fmt;
 
@@ -400,7 +403,7 @@ trace_source_open (const char *path, const char *format,
               format);
     return NULL;
   }
-  return open_as (fmt, path, &o, false, err, errlen);
+  return open_as (fmt, path, &o, err, errlen);
 }
 
 /* ---- Every request's checks ---- */
@@ -426,37 +429,126 @@ check_request (const struct trace_source *s, const struct src_req *r,
   return 0;
 }
 
+/* One more request for r's device in the devices' table. */
+static void
+count_device (struct trace_source *s, const struct src_req *r)
+{
+  size_t i;
+
+  if (s->ndevs && strcmp (s->devs[s->last_dev].name, r->device) == 0) {
+    s->devs[s->last_dev].requests++;
+    return;
+  }
+  for (i = 0; i < s->ndevs; i++)
+    if (strcmp (s->devs[i].name, r->device) == 0)
+      break;
+  if (i == TRACE_SOURCE_DEVICES_MAX) {
+    s->other_requests++;
+    return;
+  }
+  if (i == s->ndevs) {
+    memcpy (s->devs[i].name, r->device, sizeof s->devs[i].name);
+    s->devs[i].requests = 0;
+    s->ndevs++;
+  }
+  s->devs[i].requests++;
+  s->last_dev = i;
+}
+
+/* Room kept at the end of a list of devices for what did not fit. */
+#define LIST_TAIL 48
+
+/* "8,0 (2 requests), 8,16 (1 request)" into buf, as many as fit, then
+ * how many requests the others hold.
+ */
+static void
+list_devices (const struct trace_source *s, char *buf, size_t len)
+{
+  uint64_t rest = s->other_requests;
+  size_t used = 0, i;
+
+  buf[0] = '\0';
+  for (i = 0; i < s->ndevs; i++) {
+    const struct trace_device *d = &s->devs[i];
+    char one[SRC_DEVICE_MAX + 40];
+    int n = snprintf (one, sizeof one, "%s%s (%" PRIu64 " request%s)",
+                      i ? ", " : "", d->name, d->requests,
+                      d->requests == 1 ? "" : "s");
+
+    if (n < 0 || used + (size_t) n + LIST_TAIL >= len)
+      break;
+    memcpy (buf + used, one, (size_t) n + 1);
+    used += (size_t) n;
+  }
+  for (; i < s->ndevs; i++)
+    rest += s->devs[i].requests;
+  if (rest && used < len)
+    snprintf (buf + used, len - used, "%sother devices (%" PRIu64
+              " requests)", used ? ", " : "", rest);
+}
+
+/* The rest of the trace read for the devices' table: 0, or -1 and err
+ * on a malformed line (which the replay must stop at anyway).
+ */
+static int
+count_rest (struct trace_source *s, char *err, size_t errlen)
+{
+  struct src_req r;
+  uint64_t stamp;
+  int got;
+
+  for (;;) {
+    memset (&r, 0, sizeof r);
+    got = s->fmt->next (s->state, &r, &stamp, err, errlen);
+    if (got <= 0)
+      return got;
+    count_device (s, &r);
+  }
+}
+
 /* One device a trace: a second one without a choice is an error, as
- * replaying two disks' requests onto one drive means nothing.
+ * replaying two disks' requests onto one drive means nothing.  The
+ * error lists every device the trace holds, so one can be chosen.
  */
 static int
 check_device (struct trace_source *s, const struct src_req *r, char *err,
               size_t errlen)
 {
-  if (s->detecting)
-    return 0;
+  size_t used;
+
   if (!s->first_device_line) {
     memcpy (s->first_device, r->device, sizeof s->first_device);
     s->first_device_line = r->line;
     return 0;
   }
-  if (strcmp (s->first_device, r->device) != 0)
-    return bad_at (err, errlen, s->path, r->line, "a request for device "
-                   "%s, but line %lu's was for %s: the trace holds several "
-                   "devices; choose one with --device", r->device,
-                   s->first_device_line, s->first_device);
-  return 0;
+  if (s->all_devices || strcmp (s->first_device, r->device) == 0)
+    return 0;
+  if (count_rest (s, err, errlen) == -1)
+    return -1;
+  bad_at (err, errlen, s->path, r->line, "a request for device %s, but "
+          "line %lu's was for %s: the trace holds %s%zu devices; choose "
+          "one with --device: ", r->device, s->first_device_line,
+          s->first_device, s->other_requests ? "more than " : "",
+          s->ndevs);
+  used = strlen (err);
+  list_devices (s, err + used, errlen - used);
+  return -1;
 }
 
 /* A device chosen that no request is for is a typo, not an idle disk. */
 static int
 check_chosen (const struct trace_source *s, char *err, size_t errlen)
 {
+  size_t used;
+
   if (!s->device || s->first_device_line)
     return 0;
-  if (s->other_device[0])
-    snprintf (err, errlen, "%s: no request for device '%s' (there are "
-              "requests for '%s')", s->path, s->device, s->other_device);
+  if (s->ndevs) {
+    snprintf (err, errlen, "%s: no request for device '%s'; the trace's "
+              "devices: ", s->path, s->device);
+    used = strlen (err);
+    list_devices (s, err + used, errlen - used);
+  }
   else
     snprintf (err, errlen, "%s: no request for device '%s' (nor for any "
               "other)", s->path, s->device);
@@ -477,11 +569,9 @@ read_request (struct trace_source *s, struct src_req *r, uint64_t *stamp,
       return check_chosen (s, err, errlen);
     if (got < 0 || check_request (s, r, err, errlen) == -1)
       return -1;
-    if (s->device && strcmp (s->device, r->device) != 0) {
-      if (!s->other_device[0])
-        memcpy (s->other_device, r->device, sizeof s->other_device);
+    count_device (s, r);
+    if (s->device && strcmp (s->device, r->device) != 0)
       continue;
-    }
     return check_device (s, r, err, errlen) == -1 ? -1 : 1;
   }
 }
@@ -599,6 +689,16 @@ trace_source_next (struct trace_source *s, struct src_req *r, char *err,
   heap_pop (s, &h);
   *r = h.r;
   return set_arrival (s, r, h.stamp, err, errlen) == -1 ? -1 : 1;
+}
+
+size_t
+trace_source_devices (const struct trace_source *s,
+                      const struct trace_device **devs, uint64_t *others)
+{
+  *devs = s->devs;
+  if (others)
+    *others = s->other_requests;
+  return s->ndevs;
 }
 
 const char *

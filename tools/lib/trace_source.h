@@ -42,12 +42,16 @@ struct src_req {
   unsigned long line;           /* line in the file */
 };
 
+/* Set it with designated initializers: fields may be added. */
 struct trace_source_opts {
   char blk_event;               /* blkparse: 'Q' (queue) or 'D' (issue);
                                    0 means 'D' */
   const char *device;           /* only requests whose device is this;
                                    NULL: all of them (and a second device
                                    in the trace is an error) */
+  bool all_devices;             /* with device NULL: every device's
+                                   requests, a second device no error
+                                   (trace_source_devices says which) */
   size_t window;                /* requests held to put them in time
                                    order; 0: TRACE_SOURCE_WINDOW */
 };
@@ -82,6 +86,24 @@ extern struct trace_source *trace_source_open (const char *path,
  */
 extern int trace_source_next (struct trace_source *, struct src_req *r,
                               char *err, size_t errlen);
+
+/* The devices of the requests read so far (of every device, chosen
+ * or not), in the order the trace first names them, each with its
+ * number of requests; complete once trace_source_next has returned 0.
+ * Sets *devs to an array valid until the next call on the source and
+ * returns its length.  Past TRACE_SOURCE_DEVICES_MAX devices the others
+ * are counted together in *others (requests; may be NULL).
+ */
+#define TRACE_SOURCE_DEVICES_MAX 256
+
+struct trace_device {
+  char name[SRC_DEVICE_MAX];
+  uint64_t requests;
+};
+
+extern size_t trace_source_devices (const struct trace_source *,
+                                    const struct trace_device **devs,
+                                    uint64_t *others);
 
 /* The format's name as in trace_source_formats (the detected one when
  * opened with NULL).
