@@ -57,9 +57,9 @@ START_TEST (test_issue_events)
   src_assert_req (&reqs[3], IO_FLUSH, false, 0, 0, 3497100, 8);
   /* WFS: a FUA write at 800 x 512 = 409600 */
   src_assert_req (&reqs[4], IO_WRITE, true, 409600, 4096, 3997100, 9);
-  /* FWS: a flush, then the write, at 4500000 - 3000 */
+  /* FWS: a flush at 4500000 - 3000, then the write 1 ns later */
   src_assert_req (&reqs[5], IO_FLUSH, false, 0, 0, 4497000, 10);
-  src_assert_req (&reqs[6], IO_WRITE, false, 8192, 4096, 4497000, 10);
+  src_assert_req (&reqs[6], IO_WRITE, false, 8192, 4096, 4497001, 10);
 }
 END_TEST
 

@@ -636,8 +636,12 @@ blk_next (void *state, struct src_req *r, uint64_t *stamp, char *err,
   src_lines_err (&b->l, err, errlen);
   for (;;) {
     if (b->ready_next < b->ready.nreq) {
+      /* A preflush's data follows it 1 ns later: the engine holds a
+         flush behind its connection's requests that arrived at or
+         before it, so at the same instant the data would go first,
+         the opposite of REQ_PREFLUSH. */
+      *stamp = b->ready.stamp + (uint64_t) b->ready_next;
       *r = b->ready.req[b->ready_next++];
-      *stamp = b->ready.stamp;
       return 1;
     }
     b->ready.nreq = 0;
