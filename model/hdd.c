@@ -286,16 +286,15 @@ stream_wait_ns (struct hdd *d, uint64_t lba, uint64_t n, uint64_t reached,
                 ns_after (last, t) + iface_ns (d, 1));
 }
 
-/* A read the stream has read, or is about to: the cost (a hit's
+/* A read the stream has read, or is about to (it has got to
+ * 'reached' by t): the cost (a hit's
  * overhead either way: the data is on its way into the segment).
  */
 static uint64_t
 read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
-                  struct hdd_cost *c)
+                  uint64_t reached, struct hdd_cost *c)
 {
   uint64_t ov = cmd_overhead_ns (d, false, true), xf = iface_ns (d, n), total;
-  struct arm a;
-  uint64_t reached = cache_stream_reached (&d->cache, t, &a);
 
   c->overhead_ns = ov;
   if (lba + n <= reached) {
@@ -318,12 +317,12 @@ static uint64_t
 read_cached (struct hdd *d, struct req_span sp, uint64_t t,
              struct hdd_cost *c)
 {
-  uint64_t lba;
+  uint64_t lba, reached;
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
-  if (cache_stream_covers (&d->cache, lba, t))
-    return read_from_stream (d, lba, sp.n, t, c);
+  if (cache_stream_covers (&d->cache, lba, t, &reached))
+    return read_from_stream (d, lba, sp.n, t, reached, c);
   if (cache_seg_holds (&d->cache, lba, sp.n)) {
     struct arm a = arm_of (d);
     cache_hit_readahead (&d->cache, lba, sp.n, max64 (t, d->mech_free), &a);
