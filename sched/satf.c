@@ -93,6 +93,10 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
     if (t < best_t) {           /* strict: ties keep the older */
       best = r;
       best_t = t;
+      /* Nothing later can beat no positioning at all (a hit, a write
+         into the write cache): the rest need no estimate. */
+      if (t == 0)
+        break;
     }
   }
   return best;
