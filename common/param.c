@@ -154,7 +154,10 @@ parse_uint (const char *s, uint64_t *v)
     return -1;
   for (; *s; s++) {
     unsigned d = (unsigned char) *s - '0';
-    if (d > 9 || x > (UINT64_MAX - d) / 10)
+    if (d > 9)
+      return -1;
+    /* The exact test only near the top: it divides. */
+    if (x > (UINT64_MAX - 9) / 10 && x > (UINT64_MAX - d) / 10)
       return -1;
     x = x * 10 + d;
   }

@@ -71,19 +71,34 @@ trace_format_header (char *buf)
  * digits by hand are several times cheaper than snprintf's format
  * parsing, and give the same bytes as "%" PRIu64.
  */
+static const char digit_pairs[201] =
+  "0001020304050607080910111213141516171819"
+  "2021222324252627282930313233343536373839"
+  "4041424344454647484950515253545556575859"
+  "6061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
+/* Two digits per division, from the end of a 20-byte buffer (2^64 - 1
+ * has 20 digits).
+ */
 static char *
 put_u64 (char *p, uint64_t v)
 {
-  char digits[20];
-  int n = 0;
+  char digits[20], *end = digits + sizeof digits, *q = end;
 
-  do {
-    digits[n++] = (char) ('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n)
-    *p++ = digits[--n];
-  return p;
+  while (v >= 100) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * (v % 100), 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * v, 2);
+  }
+  else
+    *--q = (char) ('0' + v);
+  memcpy (p, q, (size_t) (end - q));
+  return p + (end - q);
 }
 
 static char *
