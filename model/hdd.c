@@ -585,13 +585,27 @@ complete (struct hdd *d, bool write, uint64_t total, struct hdd_cost *c)
   return total + ov;
 }
 
+/* Which way a write goes (serve_write; hdd_no_positioning). */
+static bool
+takes_fast_write (const struct hdd *d, const struct io *r, struct req_span sp)
+{
+  return d->p.fast_write != 0 && !r->fua && sp.n > 0;
+}
+
+static bool
+takes_media_write (const struct hdd *d, const struct io *r,
+                   struct req_span sp)
+{
+  return d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors;
+}
+
 static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
 {
-  if (d->p.fast_write != 0 && !r->fua && sp.n > 0)
+  if (takes_fast_write (d, r, sp))
     return serve_fast_write (d, sp, t, c);
-  if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
+  if (takes_media_write (d, r, sp))
     return serve_media_write (d, sp, t, c);
   return serve_cached_write (d, sp, t, c);
 }
@@ -666,6 +680,23 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   cost = hdd_serve (s, r, t, out);
   cache_return (&s->cache);
   return cost;
+}
+
+/* serve_fast_write and serve_cached_write charge the host no seek or
+ * rotation (the media write's are the arm's own); nor do a trim and
+ * profile=fixed.
+ */
+bool
+hdd_no_positioning (const struct hdd *d, const struct io *r)
+{
+  struct req_span sp;
+
+  if (d->p.kind == KIND_FIXED || r->op == IO_TRIM)
+    return true;
+  if (r->op != IO_WRITE && r->op != IO_ZERO)
+    return false;
+  sp = span_of (d, r);
+  return takes_fast_write (d, r, sp) || !takes_media_write (d, r, sp);
 }
 
 uint64_t

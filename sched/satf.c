@@ -78,6 +78,8 @@ positioning (const struct hdd *hdd, const struct req *r, uint64_t now)
 {
   struct hdd_cost c;
 
+  if (hdd_no_positioning (hdd, &r->io))
+    return 0;                   /* what the estimate would say */
   hdd_estimate (hdd, &r->io, now, &c);
   return c.seek_ns + c.rot_ns;
 }
