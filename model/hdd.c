@@ -286,16 +286,15 @@ stream_wait_ns (struct hdd *d, uint64_t lba, uint64_t n, uint64_t reached,
                 ns_after (last, t) + iface_ns (d, 1));
 }
 
-/* A read the stream has read, or is about to: the cost (a hit's
+/* A read the stream has read, or is about to (it has got to
+ * 'reached' by t): the cost (a hit's
  * overhead either way: the data is on its way into the segment).
  */
 static uint64_t
 read_from_stream (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
-                  struct hdd_cost *c)
+                  uint64_t reached, struct hdd_cost *c)
 {
   uint64_t ov = cmd_overhead_ns (d, false, true), xf = iface_ns (d, n), total;
-  struct arm a;
-  uint64_t reached = cache_stream_reached (&d->cache, t, &a);
 
   c->overhead_ns = ov;
   if (lba + n <= reached) {
@@ -318,12 +317,12 @@ static uint64_t
 read_cached (struct hdd *d, struct req_span sp, uint64_t t,
              struct hdd_cost *c)
 {
-  uint64_t lba;
+  uint64_t lba, reached;
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
-  if (cache_stream_covers (&d->cache, lba, t))
-    return read_from_stream (d, lba, sp.n, t, c);
+  if (cache_stream_covers (&d->cache, lba, t, &reached))
+    return read_from_stream (d, lba, sp.n, t, reached, c);
   if (cache_seg_holds (&d->cache, lba, sp.n)) {
     struct arm a = arm_of (d);
     cache_hit_readahead (&d->cache, lba, sp.n, max64 (t, d->mech_free), &a);
@@ -586,13 +585,27 @@ complete (struct hdd *d, bool write, uint64_t total, struct hdd_cost *c)
   return total + ov;
 }
 
+/* Which way a write goes (serve_write; hdd_no_positioning). */
+static bool
+takes_fast_write (const struct hdd *d, const struct io *r, struct req_span sp)
+{
+  return d->p.fast_write != 0 && !r->fua && sp.n > 0;
+}
+
+static bool
+takes_media_write (const struct hdd *d, const struct io *r,
+                   struct req_span sp)
+{
+  return d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors;
+}
+
 static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
 {
-  if (d->p.fast_write != 0 && !r->fua && sp.n > 0)
+  if (takes_fast_write (d, r, sp))
     return serve_fast_write (d, sp, t, c);
-  if (d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors)
+  if (takes_media_write (d, r, sp))
     return serve_media_write (d, sp, t, c);
   return serve_cached_write (d, sp, t, c);
 }
@@ -667,6 +680,23 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   cost = hdd_serve (s, r, t, out);
   cache_return (&s->cache);
   return cost;
+}
+
+/* serve_fast_write and serve_cached_write charge the host no seek or
+ * rotation (the media write's are the arm's own); nor do a trim and
+ * profile=fixed.
+ */
+bool
+hdd_no_positioning (const struct hdd *d, const struct io *r)
+{
+  struct req_span sp;
+
+  if (d->p.kind == KIND_FIXED || r->op == IO_TRIM)
+    return true;
+  if (r->op != IO_WRITE && r->op != IO_ZERO)
+    return false;
+  sp = span_of (d, r);
+  return takes_fast_write (d, r, sp) || !takes_media_write (d, r, sp);
 }
 
 uint64_t

@@ -134,6 +134,14 @@ extern void hdd_free (struct hdd *);
 extern uint64_t hdd_estimate (const struct hdd *, const struct io *r,
                               uint64_t t, struct hdd_cost *out);
 
+/* r would be served without positioning the arm for it, whatever the
+ * drive's state and the time: its seek_ns and rot_ns are 0 (a write
+ * into the write cache, a fast write, a trim, anything on
+ * profile=fixed).  false says nothing: a read may still be a hit.
+ * Cheaper than hdd_estimate, for policies that only want positioning.
+ */
+extern bool hdd_no_positioning (const struct hdd *, const struct io *r);
+
 /* Serve r starting at t: update head, platter and cache state.
  * Returns the service time (r completes at t + result).
  */

@@ -71,19 +71,34 @@ trace_format_header (char *buf)
  * digits by hand are several times cheaper than snprintf's format
  * parsing, and give the same bytes as "%" PRIu64.
  */
+static const char digit_pairs[201] =
+  "0001020304050607080910111213141516171819"
+  "2021222324252627282930313233343536373839"
+  "4041424344454647484950515253545556575859"
+  "6061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
+/* Two digits per division, from the end of a 20-byte buffer (2^64 - 1
+ * has 20 digits).
+ */
 static char *
 put_u64 (char *p, uint64_t v)
 {
-  char digits[20];
-  int n = 0;
+  char digits[20], *end = digits + sizeof digits, *q = end;
 
-  do {
-    digits[n++] = (char) ('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n)
-    *p++ = digits[--n];
-  return p;
+  while (v >= 100) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * (v % 100), 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * v, 2);
+  }
+  else
+    *--q = (char) ('0' + v);
+  memcpy (p, q, (size_t) (end - q));
+  return p + (end - q);
 }
 
 static char *
@@ -342,6 +357,20 @@ parse_numbers (struct reader *rd, struct trace_row *r, char **f,
   return 0;
 }
 
+/* snprintf (dst, size, "%s", name) without the format parsing, which
+ * was 5% of a replay's time (two per row).
+ */
+static void
+copy_name (char *dst, size_t size, const char *name)
+{
+  size_t n = strlen (name);
+
+  if (n >= size)
+    n = size - 1;
+  memcpy (dst, name, n);
+  dst[n] = '\0';
+}
+
 static int
 parse_op (struct reader *rd, struct trace_row *r, const char *name)
 {
@@ -350,7 +379,7 @@ parse_op (struct reader *rd, struct trace_row *r, const char *name)
   for (op = 0; op < IO_OP_COUNT; op++)
     if (strcmp (io_op_name ((enum io_op) op), name) == 0) {
       r->io_op = (enum io_op) op;
-      snprintf (r->op, sizeof r->op, "%s", name);
+      copy_name (r->op, sizeof r->op, name);
       return 0;
     }
   return bad (rd, "op=%s: unknown operation (expected read, write, flush, "
@@ -364,7 +393,7 @@ parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
 
   for (i = 0; i < OUTCOME_COUNT; i++)
     if (strcmp (trace_outcome_names[i], name) == 0) {
-      snprintf (r->outcome, sizeof r->outcome, "%s", name);
+      copy_name (r->outcome, sizeof r->outcome, name);
       return 0;
     }
   return bad (rd, "outcome=%s: expected ok, error or aborted", name);
