@@ -816,6 +816,12 @@ hdd_head_offset (const struct hdd *d)
 }
 
 uint64_t
+hdd_write_cache_bytes (const struct hdd *d)
+{
+  return d->p.kind == KIND_FIXED ? 0 : d->cache.cache_sectors * SECTOR;
+}
+
+uint64_t
 hdd_dirty_bytes (const struct hdd *d)
 {
   if (d->p.kind == KIND_FIXED)

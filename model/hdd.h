@@ -186,6 +186,9 @@ extern uint64_t hdd_media_written (const struct hdd *,
                                    const struct hdd_media_write *ev,
                                    uint64_t t);
 
+/* The write-back cache's capacity in bytes; 0 unless cache=wb. */
+extern uint64_t hdd_write_cache_bytes (const struct hdd *);
+
 /* Byte offset the head is over (end of the last media access), for
  * policies that sweep.
  */
