@@ -644,10 +644,11 @@ media_init (uint64_t image_bytes, uint64_t cache_bytes, bool write_back_on)
   ms.image_bytes = image_bytes;
   ms.write_back = write_back_on;
   ms.nbufs = ms.nentries = ms.nruns = (uint32_t) n;
-  /* malloc: pages are only committed as the store fills. */
+  /* Pages are only committed as the store fills (calloc'd entries
+     start unused). */
   ms.bufs = malloc ((size_t) n * SECT);
   ms.free_bufs = malloc ((size_t) n * sizeof *ms.free_bufs);
-  ms.entries = malloc ((size_t) n * sizeof *ms.entries);
+  ms.entries = calloc (n, sizeof *ms.entries);
   ms.free_entries = malloc ((size_t) n * sizeof *ms.free_entries);
   ms.runs = malloc ((size_t) n * sizeof *ms.runs);
   ms.hash = malloc ((size_t) h * sizeof *ms.hash);
@@ -664,7 +665,6 @@ media_init (uint64_t image_bytes, uint64_t cache_bytes, bool write_back_on)
   for (i = 0; i < n; i++) {
     ms.free_bufs[i] = (uint32_t) (n - 1 - i);
     ms.free_entries[i] = (uint32_t) (n - 1 - i);
-    ms.entries[i].used = false;
   }
   ms.nfree_bufs = ms.nfree_entries = (uint32_t) n;
   memset (ms.hash, 0xff, (size_t) h * sizeof *ms.hash);
