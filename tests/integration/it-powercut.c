@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -639,6 +640,70 @@ START_TEST (test_rewrite_during_destage)
 }
 END_TEST
 
+/* ---- the triggers that come from outside ---- */
+
+/* powercut=file:, =signal and powercut-exit=yes: two writes into the
+ * cache, the trigger, then a request fails with EIO (or nbdkit has
+ * exited with status 3), and the stats record the cut.
+ */
+START_TEST (test_outside_triggers)
+{
+  enum { FILE_TRIGGER, SIGNAL_TRIGGER, EXIT_TRIGGER } how = _i;
+  char cut_arg[160], path[140];
+  const char *params[] = { "cache=wb", cut_arg, NULL, NULL };
+  struct server s;
+  struct nbd_handle *nbd;
+  uint8_t buf[BLK];
+  double give_up;
+  int status = 0, rc;
+  FILE *fp;
+  char json[8192];
+  size_t n;
+
+  server_prepare (&s, IMAGE_BYTES);
+  snprintf (path, sizeof path, "%s/cut-now", s.dir);
+  if (how == FILE_TRIGGER)
+    snprintf (cut_arg, sizeof cut_arg, "powercut=file:%s", path);
+  else
+    snprintf (cut_arg, sizeof cut_arg, "powercut=signal");
+  if (how == EXIT_TRIGGER)
+    params[2] = "powercut-exit=yes";
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  fill (buf, 3, 1);
+  ck_assert_int_eq (nbd_pwrite (nbd, buf, BLK, 3 * BLK, 0), 0);
+  if (how == FILE_TRIGGER)
+    fclose (fopen (path, "w"));
+  else
+    kill (s.pid, SIGUSR1);
+  give_up = now_seconds () + 10;
+  do {
+    rc = nbd_pwrite (nbd, buf, BLK, 3 * BLK, 0);
+    ck_assert_msg (now_seconds () < give_up, "no cut 10 s after the trigger");
+  } while (rc == 0);
+  if (how != EXIT_TRIGGER)
+    ck_assert_int_eq (nbd_get_errno (), EIO);
+  nbd_close (nbd);
+  if (how == EXIT_TRIGGER) {
+    give_up = now_seconds () + 10;
+    while (waitpid (s.pid, &status, WNOHANG) == 0)
+      ck_assert_msg (now_seconds () < give_up, "nbdkit did not exit");
+    s.pid = 0;
+    ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 3,
+                   "status %d", status);
+  }
+  else
+    server_stop (&s, NULL);
+  fp = fopen (s.stats, "r");
+  ck_assert_ptr_nonnull (fp);
+  n = fread (json, 1, sizeof json - 1, fp);
+  json[n] = '\0';
+  fclose (fp);
+  ck_assert_msg (strstr (json, "\"powercut\": {\"t_ns\": "), "%s", json);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* ---- start-up ---- */
 
 START_TEST (test_bad_powercut)
@@ -670,6 +735,7 @@ powercut_suite (void)
   tcase_add_test (tc, test_contract_wt_off);
   tcase_add_test (tc, test_survivors_follow_the_model);
   tcase_add_test (tc, test_rewrite_during_destage);
+  tcase_add_loop_test (tc, test_outside_triggers, 0, 3);
   tcase_add_test (tc, test_bad_powercut);
   suite_add_tcase (s, tc);
   return s;
