@@ -591,7 +591,7 @@ abandon (struct flight *f, enum req_outcome outcome)
   free_now = engine_cancel (drv.engine, &f->req) == 0;
   f->orphaned = !free_now;
   f->orphan_outcome = outcome;
-  if (outcome == OUTCOME_IO_ERROR && atomic_load (&power_off)) {
+  if (outcome == OUTCOME_POWERCUT) {
     drv.cut.failed++;
     recorder_powercut (&drv.cut);
   }
@@ -698,7 +698,7 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
   advance (delivered - drv.epoch);
   if (cut_before (f->req.done)) {
     f->orphaned = true;
-    f->orphan_outcome = OUTCOME_IO_ERROR;
+    f->orphan_outcome = OUTCOME_POWERCUT;
     drv.cut.failed++;
     recorder_powercut (&drv.cut);
     pthread_mutex_unlock (&drv.lock);
@@ -738,7 +738,7 @@ give_up (struct flight *f, struct handback *hb, int waited)
 {
   bool power = waited == WAIT_POWER;
 
-  abandon (f, power ? OUTCOME_IO_ERROR : OUTCOME_ABORTED);
+  abandon (f, power ? OUTCOME_POWERCUT : OUTCOME_ABORTED);
   handback_leave (hb, power ? should_abort (hb) : true);
   errno = power ? EIO : ESHUTDOWN;
   return -1;

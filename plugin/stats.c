@@ -103,6 +103,8 @@ stats_record (struct stats *s, const struct trace_record *r)
     s->aborted++;
     return;
   }
+  if (r->outcome == OUTCOME_POWERCUT)   /* counted in "powercut" */
+    return;
   if (r->outcome == OUTCOME_IO_ERROR)
     s->errors++;
   count (&s->op[r->io.op], r);

@@ -250,6 +250,46 @@ newest_match (const struct block_state *b, int from, int kind, uint64_t ver)
   return -2;
 }
 
+/* The modeled time of the cut, from the stats file. */
+static uint64_t
+stats_cut_ns (const struct server *s)
+{
+  static const char key[] = "\"powercut\": {\"t_ns\": ";
+  char json[16384], *p;
+  FILE *fp = fopen (s->stats, "r");
+  size_t n;
+  uint64_t t;
+
+  ck_assert_ptr_nonnull (fp);
+  n = fread (json, 1, sizeof json - 1, fp);
+  json[n] = '\0';
+  fclose (fp);
+  p = strstr (json, key);
+  ck_assert_msg (p != NULL, "no powercut in the stats: %s", json);
+  ck_assert_int_eq (sscanf (p + strlen (key), "%" SCNu64, &t), 1);
+  return t;
+}
+
+/* In the trace, what completed by the cut is ok, what was on the
+ * drive at it failed with outcome=powercut.
+ */
+static void
+check_trace_against_cut (const struct server *s)
+{
+  uint64_t cut = stats_cut_ns (s);
+  char err[TRACE_ERRLEN];
+  struct trace_row *t;
+  long n = trace_read (s->trace, &t, err, sizeof err), i;
+
+  ck_assert_msg (n > 0, "%s", err);
+  for (i = 0; i < n; i++)
+    ck_assert_msg (strcmp (t[i].outcome, t[i].done <= cut ? "ok" : "powercut")
+                   == 0, "request %" PRIu64 " done %" PRIu64 " (cut %"
+                   PRIu64 "): outcome %s", t[i].id, t[i].done, cut,
+                   t[i].outcome);
+  free (t);
+}
+
 /* One run: random writes, zeroes, trims, FUA, flushes and reads on one
  * connection, QD8, until the cut at the completion of the n-th write
  * or zero (after-writes:N: a point in the workload however loaded the
@@ -303,6 +343,7 @@ contract_run (const char *sched, const char *cache, uint64_t seed,
   }
   server_stop (&s, NULL);
 
+  check_trace_against_cut (&s);
   img = read_image (&s);
   for (sct = 0; sct < NSECT; sct++) {
     const struct block_state *b = &r.b[sct / SPB];
