@@ -165,10 +165,11 @@ apply_served (struct flight *f)
       f->status = 0;
     }
     else if (f->err == ENOSPC)
-      nbdkit_error ("powercut: a zero of %" PRIu64 " bytes at offset %"
+      nbdkit_error ("powercut: a %s of %" PRIu64 " bytes at offset %"
                     PRIu64 " does not fit the pre-image store (%" PRIu64
-                    " sectors); it fails with ENOSPC", r->io.length,
-                    r->io.offset, media_store_capacity ());
+                    " sectors); it fails with ENOSPC",
+                    io_op_name (r->io.op), r->io.length, r->io.offset,
+                    media_store_capacity ());
     return;
   }
   f->status = f->data (f->arg);
