@@ -39,6 +39,7 @@ const char *const trace_outcome_names[OUTCOME_COUNT] = {
   [OUTCOME_OK] = "ok",
   [OUTCOME_IO_ERROR] = "error",
   [OUTCOME_ABORTED] = "aborted",
+  [OUTCOME_POWERCUT] = "powercut",
 };
 
 void
@@ -396,7 +397,7 @@ parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
       copy_name (r->outcome, sizeof r->outcome, name);
       return 0;
     }
-  return bad (rd, "outcome=%s: expected ok, error or aborted", name);
+  return bad (rd, "outcome=%s: expected ok, error, aborted or powercut", name);
 }
 
 /* What the plugin can have written: every row in a trace reached the

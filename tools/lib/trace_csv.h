@@ -33,6 +33,7 @@ enum req_outcome {
   OUTCOME_OK,
   OUTCOME_IO_ERROR,             /* the image I/O failed */
   OUTCOME_ABORTED,              /* server shut down or client went away */
+  OUTCOME_POWERCUT,             /* failed (EIO) by a power cut (powercut=) */
   OUTCOME_COUNT
 };
 
