@@ -233,21 +233,21 @@ cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
  * back than a segment from the limit needs the walk to tell.
  */
 bool
-cache_stream_covers (struct cache *c, uint64_t lba, uint64_t t)
+cache_stream_covers (struct cache *c, uint64_t lba, uint64_t t,
+                     uint64_t *reached)
 {
   struct arm a;
-  uint64_t reached;
 
   if (!c->st.active || lba < c->segs[c->st.seg].start || lba > c->st.limit)
     return false;
+  *reached = cache_stream_reached (c, t, &a);
   if (c->ra_hits == RAHITS_AHEAD && lba + c->seg_sectors >= c->st.limit)
     return true;
-  reached = cache_stream_reached (c, t, &a);
-  if (c->ra_hits == RAHITS_ALMOST && lba > reached)
+  if (c->ra_hits == RAHITS_ALMOST && lba > *reached)
     return false;
-  if (c->ra_hits == RAHITS_READ && lba >= reached)
+  if (c->ra_hits == RAHITS_READ && lba >= *reached)
     return false;
-  return lba + c->seg_sectors >= reached;
+  return lba + c->seg_sectors >= *reached;
 }
 
 uint64_t
@@ -381,14 +381,32 @@ cache_stream_stop (struct cache *c, uint64_t t, struct arm *a,
   return true;
 }
 
+/* When the stream reaches its limit, and the arm then (kept: see
+ * struct cache_stream).  Rebasing (cache_stream_reached) moves the
+ * walk's start along the same path, so it does not change the end.
+ */
+static uint64_t
+stream_end (struct cache *c, struct arm *a)
+{
+  struct cache_stream *st = &c->st;
+
+  if (st->end_limit != st->limit) {
+    st->end_arm = st->arm0;
+    st->end_t = mech_walk (c->mech, &st->end_arm, false, st->t0, st->lba0,
+                           st->limit - st->lba0, NULL, NULL);
+    st->end_limit = st->limit;
+  }
+  *a = st->end_arm;
+  return st->end_t;
+}
+
 bool
 cache_stream_finish (struct cache *c, uint64_t t, struct arm *a,
                      uint64_t *head_lba, uint64_t *end)
 {
-  *end = cache_stream_time_to (c, c->st.limit);
+  *end = stream_end (c, a);
   if (*end > t)
     return false;
-  cache_stream_reached (c, *end, a);
   seg_extend (c, &c->segs[c->st.seg], c->st.limit);
   *head_lba = c->st.limit;
   c->st.active = false;

@@ -32,6 +32,11 @@ struct cache_stream {
   uint64_t t0, lba0;            /* reading lba0 onwards from t0 */
   struct arm arm0;              /* arm at t0 */
   uint64_t limit;               /* read up to here, then stop */
+  /* When it reaches limit, and the arm then: a walk that every
+     background step and estimate would repeat, so it is kept until
+     limit moves (end_limit != limit: not known). */
+  uint64_t end_limit, end_t;
+  struct arm end_arm;
 };
 
 struct cache {
@@ -86,8 +91,11 @@ extern bool cache_seg_holds (struct cache *, uint64_t lba, uint64_t n);
 /* At t, lba is in the stream's segment (read, and not yet pushed out
  * by what the stream read after it) or the stream is to read it (with
  * readahead-hits=ahead; almost: it is reading lba now; read: no).
+ * When true, *reached is where the stream has got by t (as
+ * cache_stream_reached tells), so that the caller need not walk again.
  */
-extern bool cache_stream_covers (struct cache *, uint64_t lba, uint64_t t);
+extern bool cache_stream_covers (struct cache *, uint64_t lba, uint64_t t,
+                                 uint64_t *reached);
 /* cache-partial-hits=1: how many sectors from lba on (fewer than n) a
  * segment other than the stream's holds; 0 otherwise.
  */

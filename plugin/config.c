@@ -18,6 +18,7 @@
 #include "../common/param.h"
 #include "../common/param_table.h"
 #include "config.h"
+#include "powercut.h"
 #include "realtime.h"
 
 #define MS UINT64_C(1000000)
@@ -53,6 +54,15 @@ static const struct pt_def plugin_params[] = {
     .offset = CFG(nbd_max_block_arg), .metavar = "auto|off|SIZE",
     .help = "advertise an NBD maximum block size: the drive's "
     "max-transfer (auto) or SIZE (default off: see the manual)" },
+  { .key = "powercut", .type = PT_STRING, .offset = CFG(powercut),
+    .metavar = "TRIGGER",
+    .help = "cut the power: at:DURATION (modeled), after-writes:N, "
+    "random:DURATION-DURATION (from seed=), signal (SIGUSR1) or "
+    "file:PATH (appears); the image keeps only what the modeled media "
+    "held (docs/power-loss.md)" },
+  { .key = "powercut-exit", .type = PT_BOOL, .offset = CFG(powercut_exit),
+    .def = false, .help = "exit nbdkit (status 3) at the power cut, "
+    "rather than fail every request and refuse connections" },
   { .key = NULL },
 };
 
@@ -134,8 +144,14 @@ config_finish (void)
     return -1;
   }
   if (setup_finish (&config.setup, err, sizeof err) == -1
-      || resolve_nbd_max_block (err, sizeof err) == -1) {
+      || resolve_nbd_max_block (err, sizeof err) == -1
+      || powercut_parse (config.powercut, config.setup.seed,
+                         err, sizeof err) == -1) {
     nbdkit_error ("%s", err);
+    return -1;
+  }
+  if (config.powercut_exit && !config.powercut) {
+    nbdkit_error ("powercut-exit=true without powercut=: nothing to exit on");
     return -1;
   }
   return 0;

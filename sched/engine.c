@@ -368,6 +368,8 @@ command_started (struct engine *e, struct req *c)
   }
   cost_add (&r->cost, &c->cost);
   r->done = c->done;
+  if (e->hooks.command)
+    e->hooks.command (r, c, e->opaque);
   if (--r->cmds_undispatched == 0) {
     r->state = REQ_SERVING;
     if (e->hooks.started)

@@ -38,6 +38,12 @@ struct engine_hooks {
    * let go of r.
    */
   void (*completed) (struct req *r, void *opaque);
+  /* Optional: command c of r, split into commands, has been served by
+   * the model (c->start, c->done and c->cost set); it comes before r's
+   * started hook, with its last command too.  For a submitter whose
+   * data must reach storage in the model's order (powercut=).
+   */
+  void (*command) (struct req *r, const struct req *c, void *opaque);
 };
 
 /* The engine uses, but does not own, the drive. */

@@ -78,6 +78,8 @@ positioning (const struct hdd *hdd, const struct req *r, uint64_t now)
 {
   struct hdd_cost c;
 
+  if (hdd_no_positioning (hdd, &r->io))
+    return 0;                   /* what the estimate would say */
   hdd_estimate (hdd, &r->io, now, &c);
   return c.seek_ns + c.rot_ns;
 }
@@ -93,6 +95,10 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
     if (t < best_t) {           /* strict: ties keep the older */
       best = r;
       best_t = t;
+      /* Nothing later can beat no positioning at all (a hit, a write
+         into the write cache): the rest need no estimate. */
+      if (t == 0)
+        break;
     }
   }
   return best;

@@ -1,39 +1,49 @@
 /* hddsim-replay: run a recorded trace through the engine on a virtual
  * clock, DiskSim-style, in a fraction of the time it took live.
  *
- *   hddsim-replay [--check] [--output=FILE] [--window=ROWS] TRACE.csv \
- *                 size=BYTES [sched=...] [profile=...] [seed=N] [tunables...]
- *   hddsim-replay --format=disksim-validate [--output=FILE] [--demerit]
- *                 [--cdf=FILE] TRACE [size=BYTES] [PARAM=VALUE...]
+ *   hddsim-replay [OPTIONS] TRACE [size=BYTES] [sched=...] [profile=...]
+ *                 [seed=N] [tunables...]
  *
- * hddsim format (the default): the arrivals, operations, offsets and
- * lengths of TRACE.csv (as written by the plugin's trace=) are
- * submitted at their arrival times, open loop; the modeled timeline is
- * written as a trace of the same form, one row per request in order of
- * modeled completion (as the plugin writes it).  With the parameters
- * the live run used, the replayed timeline is identical to the live
- * one: --check compares start_ns and done_ns of every request and
- * fails on the first difference.  Requests that the live run abandoned
- * before they reached the drive are not in the trace, so a run with
- * such aborts cannot be checked.
+ * Formats (--format=, detected when not given): hddsim (the plugin's
+ * trace=, or a minimal CSV), blkparse, fio-iolog, msr, disksim-ascii
+ * (tools/lib/trace_source.h), and disksim-validate (DiskSim's
+ * validation traces, always closed loop with their think times: see
+ * tools/lib/disksim_trace.h).
  *
- * The trace is streamed: rows are read as the replay needs them.  The
- * plugin writes a row when its request completes, so rows are not in
- * arrival order; up to --window rows are held and released in arrival
- * order, and a row that arrives before one already released is an
- * error naming its line.
+ * How requests are issued:
+ *   open loop (the default)  at the trace's arrival times, divided by
+ *                            --speed=F;
+ *   --max-inflight=N         the same, but a client that keeps at most
+ *                            N in flight (QEMU's NBD client keeps 16):
+ *                            an arrival beyond them waits, in order,
+ *                            until a request completes;
+ *   --closed[=N]             N outstanding (default 1), the next issued
+ *                            as one completes; the trace's times are
+ *                            not used.
+ * A request is submitted to the engine at the time it is issued, so the
+ * output's arrival_ns is when it reached the drive, as in a live trace.
  *
- * disksim-validate format: DiskSim's validation traces, replayed closed
- * loop (see tools/lib/disksim_trace.h); size= defaults to the drive's
- * capacity.  --demerit prints DiskSim's RMS demerit of the modeled
- * against the measured service times and both means, as key=value
- * lines on stdout (the trace CSV then only goes to --output); --cdf
- * writes both binned CDFs for plotting.
+ * A full hddsim trace is written in order of completion: up to --window
+ * rows are held and released in arrival order, and a row that arrives
+ * before one already released is an error naming its line.  With the
+ * parameters of the live run, the open-loop replay of a full hddsim
+ * trace is the live timeline: --check compares start_ns and done_ns of
+ * every request and fails on the first difference.  Requests that the
+ * live run abandoned before they reached the drive are not in the
+ * trace, so a run with such aborts cannot be checked.
+ *
+ * The trace is streamed: a request is read when it is issued, so
+ * memory depends on the requests in flight, not on the trace's length.
+ *
+ * A request beyond the image (size=, or the profile's capacity) is an
+ * error naming its line; with --wrap its offset is taken modulo the
+ * image instead (see wrap_offset).
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -45,26 +55,36 @@
 #include "../sched/setup.h"
 #include "lib/demerit.h"
 #include "lib/disksim_trace.h"
+#include "lib/replay_summary.h"
 #include "lib/trace_csv.h"
+#include "lib/trace_source.h"
 
 #define DEFAULT_WINDOW 16384
+#define MAX_INFLIGHT (UINT32_C(1) << 20)
 
-enum format { FORMAT_HDDSIM, FORMAT_DISKSIM };
+enum format {
+  FORMAT_HDDSIM,                /* a full hddsim trace, trace_reader */
+  FORMAT_SOURCE,                /* anything trace_source reads */
+  FORMAT_DISKSIM,               /* DiskSim validate, closed loop */
+};
 
-/* One request of an hddsim trace, from the row that holds it until its
- * modeled completion.
- */
+/* One request, from the time it is read until its modeled completion. */
 struct slot {
   struct req req;
-  uint64_t live_start, live_done;
+  uint64_t wanted;              /* when the trace issues it (after --speed) */
+  uint64_t live_start, live_done;       /* full hddsim traces */
+  unsigned long line;
   struct slot *next_free;
 };
 
 struct replay {
   /* Options. */
-  const char *trace, *output, *cdf;
+  const char *trace, *output, *cdf, *format_name, *device;
   enum format format;
-  bool check, demerit;
+  bool check, demerit, summary, wrap, closed, size_given;
+  char blk_event;
+  double speed;                 /* 0: not given (1) */
+  uint32_t limit;               /* most requests in flight; 0: no limit */
   uint64_t size;
   size_t window;
   struct setup setup;
@@ -72,59 +92,210 @@ struct replay {
   /* The run. */
   FILE *out;
   struct engine *engine;
+  struct replay_summary *sum;
   long requests;
+  uint32_t inflight;
   bool failed;                  /* --check found a difference, or I/O */
   bool draining;                /* after an error: only free the slots */
+  struct slot *free_slots;
 
-  /* hddsim format: rows read, not yet submitted, by arrival. */
+  /* Full hddsim traces: rows read, not yet issued, by arrival. */
+  struct trace_reader *reader;
   struct slot **heap;
   size_t nheap;
-  struct slot *free_slots;
-  bool released_any;
+  bool reader_done, released_any;
   uint64_t last_arrival, last_id;
 
-  /* disksim-validate format. */
+  /* Other formats. */
+  struct trace_source *src;
+  uint64_t next_id;
+
+  /* disksim-validate. */
   struct demerit_dist *modeled, *measured;
 };
 
 static void
 usage (FILE *fp)
 {
+  const struct trace_format_info *f;
+
   fprintf (fp,
-           "usage: hddsim-replay [--check] [--output=FILE] [--window=ROWS] "
-           "TRACE.csv size=BYTES [PARAM=VALUE...]\n"
+           "usage: hddsim-replay [--format=NAME] [--closed[=N] | "
+           "--max-inflight=N] [--speed=F]\n"
+           "                     [--device=NAME] [--blk-event=Q|D] "
+           "[--wrap] [--summary] [--check]\n"
+           "                     [--output=FILE] [--window=ROWS] "
+           "TRACE [size=BYTES] [PARAM=VALUE...]\n"
            "       hddsim-replay --format=disksim-validate [--output=FILE] "
            "[--demerit] [--cdf=FILE] TRACE [size=BYTES] [PARAM=VALUE...]\n"
            "PARAMs are the plugin's: sched=, profile=, seed=, drive "
-           "parameters and scheduler tunables.\n");
+           "parameters and scheduler tunables.\n"
+           "size= defaults to the profile's capacity.\n"
+           "Formats (detected when --format is not given):\n");
+  for (f = trace_source_formats; f->name; f++)
+    fprintf (fp, "  %-17s %s\n", f->name, f->help);
+  fprintf (fp, "  %-17s %s\n", "disksim-validate",
+           "DiskSim's validation traces, closed loop with their think "
+           "times (never detected)");
+}
+
+/* ---- options ---- */
+
+static bool
+known_format (const char *name)
+{
+  const struct trace_format_info *f;
+
+  if (strcmp (name, "disksim-validate") == 0)
+    return true;
+  for (f = trace_source_formats; f->name; f++)
+    if (strcmp (name, f->name) == 0)
+      return true;
+  return false;
 }
 
 static int
 parse_format (struct replay *rp, const char *name)
 {
-  if (strcmp (name, "hddsim") == 0)
-    rp->format = FORMAT_HDDSIM;
-  else if (strcmp (name, "disksim-validate") == 0)
-    rp->format = FORMAT_DISKSIM;
-  else {
-    fprintf (stderr, "hddsim-replay: --format=%s: expected hddsim or "
-             "disksim-validate\n", name);
+  const struct trace_format_info *f;
+
+  if (!known_format (name)) {
+    fprintf (stderr, "hddsim-replay: --format=%s: expected one of", name);
+    for (f = trace_source_formats; f->name; f++)
+      fprintf (stderr, " %s", f->name);
+    fprintf (stderr, " disksim-validate\n");
+    return -1;
+  }
+  rp->format_name = name;
+  return 0;
+}
+
+static int
+parse_count (const char *opt, const char *value, uint64_t max, uint64_t *n)
+{
+  if (parse_uint (value, n) == -1 || *n == 0 || *n > max) {
+    fprintf (stderr, "hddsim-replay: --%s=%s: expected 1 to %" PRIu64 "\n",
+             opt, value, max);
     return -1;
   }
   return 0;
 }
 
 static int
-parse_window (struct replay *rp, const char *value)
+parse_limit (struct replay *rp, const char *opt, const char *value)
+{
+  uint64_t n = 1;
+
+  if (value && parse_count (opt, value, MAX_INFLIGHT, &n) == -1)
+    return -1;
+  if (rp->limit) {
+    fprintf (stderr, "hddsim-replay: --closed and --max-inflight exclude "
+             "each other (given twice?)\n");
+    return -1;
+  }
+  rp->limit = (uint32_t) n;
+  return 0;
+}
+
+static int
+parse_speed (struct replay *rp, const char *value)
+{
+  char *end;
+  double f;
+
+  errno = 0;
+  f = strtod (value, &end);
+  if (errno || end == value || *end || !isfinite (f) || f < 1e-6 || f > 1e6) {
+    fprintf (stderr, "hddsim-replay: --speed=%s: expected a factor from "
+             "1e-6 to 1e6\n", value);
+    return -1;
+  }
+  rp->speed = f;
+  return 0;
+}
+
+static int
+parse_blk_event (struct replay *rp, const char *value)
+{
+  if ((value[0] != 'Q' && value[0] != 'D') || value[1]) {
+    fprintf (stderr, "hddsim-replay: --blk-event=%s: expected Q (queued) "
+             "or D (issued to the driver)\n", value);
+    return -1;
+  }
+  rp->blk_event = value[0];
+  return 0;
+}
+
+static int
+parse_device (struct replay *rp, const char *value)
+{
+  if (!*value || strlen (value) >= SRC_DEVICE_MAX) {
+    fprintf (stderr, "hddsim-replay: --device=%s: expected a name of 1 to "
+             "%d characters\n", value, SRC_DEVICE_MAX - 1);
+    return -1;
+  }
+  rp->device = value;
+  return 0;
+}
+
+static int
+parse_option (struct replay *rp, int c)
 {
   uint64_t w;
 
-  if (parse_uint (value, &w) == -1 || w == 0 || w > (UINT64_C(1) << 30)) {
-    fprintf (stderr, "hddsim-replay: --window=%s: expected 1 to 2^30 rows\n",
-             value);
+  switch (c) {
+  case 'c': rp->check = true; return 0;
+  case 'o': rp->output = optarg; return 0;
+  case 'd': rp->demerit = true; return 0;
+  case 's': rp->summary = true; return 0;
+  case 'W': rp->wrap = true; return 0;
+  case 'C': rp->cdf = optarg; return 0;
+  case 'f': return parse_format (rp, optarg);
+  case 'L': rp->closed = true; return parse_limit (rp, "closed", optarg);
+  case 'M': return parse_limit (rp, "max-inflight", optarg);
+  case 'S': return parse_speed (rp, optarg);
+  case 'B': return parse_blk_event (rp, optarg);
+  case 'D': return parse_device (rp, optarg);
+  case 'w':
+    if (parse_count ("window", optarg, UINT64_C(1) << 30, &w) == -1)
+      return -1;
+    rp->window = (size_t) w;
+    return 0;
+  case 'h': usage (stdout); exit (EXIT_SUCCESS);
+  default: usage (stderr); return -1;
+  }
+}
+
+/* Options that make no sense together, said rather than ignored. */
+static int
+check_options (struct replay *rp)
+{
+  bool ds = rp->format_name
+    && strcmp (rp->format_name, "disksim-validate") == 0;
+
+  if (!ds && (rp->demerit || rp->cdf)) {
+    fprintf (stderr, "hddsim-replay: --demerit and --cdf need measured "
+             "service times: --format=disksim-validate\n");
     return -1;
   }
-  rp->window = (size_t) w;
+  if (ds && (rp->check || rp->limit || rp->speed || rp->device
+             || rp->blk_event || rp->wrap || rp->summary)) {
+    fprintf (stderr, "hddsim-replay: --format=disksim-validate replays "
+             "closed loop with the trace's think times: it takes only "
+             "--output, --demerit and --cdf\n");
+    return -1;
+  }
+  if (rp->closed && rp->speed) {
+    fprintf (stderr, "hddsim-replay: --speed scales arrival times, which "
+             "--closed does not use\n");
+    return -1;
+  }
+  if (rp->check && (rp->closed || rp->speed)) {
+    fprintf (stderr, "hddsim-replay: --check compares with the live "
+             "timeline: not with --closed or --speed\n");
+    return -1;
+  }
+  rp->format = ds ? FORMAT_DISKSIM : FORMAT_SOURCE;
   return 0;
 }
 
@@ -138,37 +309,27 @@ parse_options (struct replay *rp, int argc, char **argv)
     { "demerit", no_argument, NULL, 'd' },
     { "cdf", required_argument, NULL, 'C' },
     { "window", required_argument, NULL, 'w' },
+    { "closed", optional_argument, NULL, 'L' },
+    { "max-inflight", required_argument, NULL, 'M' },
+    { "speed", required_argument, NULL, 'S' },
+    { "device", required_argument, NULL, 'D' },
+    { "blk-event", required_argument, NULL, 'B' },
+    { "summary", no_argument, NULL, 's' },
+    { "wrap", no_argument, NULL, 'W' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   int c;
 
-  while ((c = getopt_long (argc, argv, "co:h", opts, NULL)) != -1) {
-    switch (c) {
-    case 'c': rp->check = true; break;
-    case 'o': rp->output = optarg; break;
-    case 'd': rp->demerit = true; break;
-    case 'C': rp->cdf = optarg; break;
-    case 'f': if (parse_format (rp, optarg) == -1) return -1; break;
-    case 'w': if (parse_window (rp, optarg) == -1) return -1; break;
-    case 'h': usage (stdout); exit (EXIT_SUCCESS);
-    default: usage (stderr); return -1;
-    }
-  }
+  while ((c = getopt_long (argc, argv, "co:h", opts, NULL)) != -1)
+    if (parse_option (rp, c) == -1)
+      return -1;
   if (optind >= argc) {
     usage (stderr);
     return -1;
   }
-  if (rp->format == FORMAT_HDDSIM && (rp->demerit || rp->cdf)) {
-    fprintf (stderr, "hddsim-replay: --demerit and --cdf need measured "
-             "service times: --format=disksim-validate\n");
+  if (check_options (rp) == -1)
     return -1;
-  }
-  if (rp->format == FORMAT_DISKSIM && rp->check) {
-    fprintf (stderr, "hddsim-replay: --check compares with a live hddsim "
-             "trace; use --demerit for a DiskSim trace\n");
-    return -1;
-  }
   rp->trace = argv[optind];
   return optind + 1;
 }
@@ -206,11 +367,12 @@ parse_params (struct replay *rp, int argc, char **argv, int first)
     fprintf (stderr, "hddsim-replay: %s\n", err);
     return -1;
   }
-  if (rp->size == 0 && rp->format == FORMAT_DISKSIM)
+  rp->size_given = rp->size != 0;
+  if (rp->size == 0)
     rp->size = hdd_params_capacity (rp->setup.hdd);
   if (rp->size == 0) {
     fprintf (stderr, "hddsim-replay: size=BYTES (the image size) is "
-             "required\n");
+             "required: the profile has no capacity\n");
     return -1;
   }
   return 0;
@@ -242,10 +404,10 @@ write_header (FILE *fp)
 static int
 open_output (struct replay *rp)
 {
-  /* --check and --demerit report on their own; the CSV then goes only
-   * where --output says.
+  /* --check, --demerit and --summary report on their own; the CSV
+   * then goes only where --output says.
    */
-  if (!rp->output && (rp->check || rp->demerit))
+  if (!rp->output && (rp->check || rp->demerit || rp->summary))
     return 0;
   rp->out = rp->output ? fopen (rp->output, "w") : stdout;
   if (!rp->out) {
@@ -274,7 +436,7 @@ close_output (struct replay *rp)
   return 0;
 }
 
-/* ---- hddsim traces: open loop, streamed ---- */
+/* ---- requests, from the trace to the engine ---- */
 
 static struct slot *
 slot_get (struct replay *rp)
@@ -283,9 +445,13 @@ slot_get (struct replay *rp)
 
   if (s) {
     rp->free_slots = s->next_free;
-    return s;
   }
-  return malloc (sizeof *s);
+  else if (!(s = malloc (sizeof *s))) {
+    fprintf (stderr, "hddsim-replay: out of memory\n");
+    return NULL;
+  }
+  memset (s, 0, sizeof *s);
+  return s;
 }
 
 static void
@@ -308,6 +474,64 @@ slots_free (struct replay *rp)
     free (rp->heap[--rp->nheap]);
   free (rp->heap);
 }
+
+/* --wrap: a trace from a larger disk, folded onto the image.  Modulo
+ * keeps what the policies and the drive react to, the distances
+ * between neighbouring requests and the sequential runs, everywhere
+ * but at the fold; scaling offsets down would shrink every seek and
+ * break runs apart, and needs the trace's disk size, which a stream
+ * does not know before its end.  A request that the fold leaves
+ * running past the end is moved back to end there.
+ */
+static void
+wrap_offset (const struct replay *rp, struct io *io)
+{
+  io->offset %= rp->size;
+  if (io->length > rp->size - io->offset)
+    io->offset = rp->size - io->length;
+}
+
+static int
+place (const struct replay *rp, struct slot *s)
+{
+  struct io *io = &s->req.io;
+
+  if (io->length <= rp->size && io->offset <= rp->size - io->length)
+    return 0;
+  if (rp->wrap && io->length <= rp->size) {
+    wrap_offset (rp, io);
+    return 0;
+  }
+  fprintf (stderr, "hddsim-replay: %s:%lu: request [%" PRIu64 ", %" PRIu64
+           ") lies beyond the image of %" PRIu64 " bytes (%s)%s\n",
+           rp->trace, s->line, io->offset, io->offset + io->length,
+           rp->size, rp->size_given ? "size=" : "the profile's capacity",
+           io->length <= rp->size ? ": give a larger size= or --wrap" : "");
+  return -1;
+}
+
+/* The time the trace issues a request, scaled by --speed. */
+static int
+scale_arrival (const struct replay *rp, struct slot *s, uint64_t arrival)
+{
+  double t;
+
+  if (!rp->speed || rp->speed == 1.0) {
+    s->wanted = arrival;
+    return 0;
+  }
+  t = (double) arrival / rp->speed;
+  if (t > (double) TRACE_TIME_MAX) {
+    fprintf (stderr, "hddsim-replay: %s:%lu: the arrival %" PRIu64 " ns at "
+             "--speed=%g is beyond %" PRIu64 " ns\n", rp->trace, s->line,
+             arrival, rp->speed, TRACE_TIME_MAX);
+    return -1;
+  }
+  s->wanted = (uint64_t) t;
+  return 0;
+}
+
+/* -- full hddsim traces: a window of rows, released by arrival -- */
 
 /* Arrival order; the plugin numbers requests as they arrive. */
 static bool
@@ -352,27 +576,188 @@ heap_pop (struct replay *rp)
   return top;
 }
 
-/* Submit the earliest row held.  Its arrival time is the live one: the
- * engine keeps it unless it would go back in time, which arrival order
- * rules out.
+/* A row to a request held in the window; -1 on an arrival before one
+ * already released.
  */
 static int
-release (struct replay *rp)
+take_row (struct replay *rp, const struct trace_row *t)
 {
-  struct slot *s = heap_pop (rp);
-  uint64_t arrival = s->req.arrival;
+  struct slot *s;
 
-  rp->last_arrival = arrival;
+  if (rp->released_any
+      && (t->arrival < rp->last_arrival
+          || (t->arrival == rp->last_arrival && t->id < rp->last_id))) {
+    fprintf (stderr, "hddsim-replay: %s:%ld: request %" PRIu64 " arrived at "
+             "%" PRIu64 " ns, before request %" PRIu64 " (already "
+             "replayed): the trace is more than %zu rows out of arrival "
+             "order (--window=ROWS)\n", rp->trace,
+             trace_reader_line (rp->reader), t->id, t->arrival, rp->last_id,
+             rp->window);
+    return -1;
+  }
+  if (!(s = slot_get (rp)))
+    return -1;
+  s->req.id = t->id;
+  s->req.conn = t->conn;
+  s->req.arrival = t->arrival;
+  s->req.io = (struct io) { .op = t->io_op, .fua = t->fua,
+                            .offset = t->offset, .length = t->length };
+  s->live_start = t->start;
+  s->live_done = t->done;
+  s->line = (unsigned long) trace_reader_line (rp->reader);
+  heap_push (rp, s);
+  return 0;
+}
+
+static int
+fill_window (struct replay *rp)
+{
+  char err[TRACE_ERRLEN];
+  struct trace_row row;
+  int r;
+
+  while (!rp->reader_done && rp->nheap <= rp->window) {
+    r = trace_reader_next (rp->reader, &row, err, sizeof err);
+    if (r == -1) {
+      fprintf (stderr, "hddsim-replay: %s\n", err);
+      return -1;
+    }
+    if (r == 0)
+      rp->reader_done = true;
+    else if (take_row (rp, &row) == -1)
+      return -1;
+  }
+  return 0;
+}
+
+static int
+next_row (struct replay *rp, struct slot **sp)
+{
+  struct slot *s;
+
+  if (fill_window (rp) == -1)
+    return -1;
+  if (rp->nheap == 0)
+    return 0;
+  s = heap_pop (rp);
+  rp->last_arrival = s->req.arrival;
   rp->last_id = s->req.id;
   rp->released_any = true;
-  if (engine_arrive (rp->engine, &s->req, arrival) == -1) {
-    fprintf (stderr, "hddsim-replay: request %" PRIu64 ": no memory for "
-             "its commands (max-transfer=)\n", s->req.id);
-    slot_put (rp, s);
+  *sp = s;
+  return scale_arrival (rp, s, s->req.arrival) == -1 ? -1 : 1;
+}
+
+/* -- every other format: trace_source, in arrival order -- */
+
+static int
+take_src (struct replay *rp, const struct src_req *r, struct slot **sp)
+{
+  struct slot *s;
+
+  if (!r->has_arrival && !rp->closed) {
+    fprintf (stderr, "hddsim-replay: %s:%lu: this %s trace has no arrival "
+             "times (fio's iolog v2): replay it with --closed[=N]\n",
+             rp->trace, r->line, trace_source_format (rp->src));
+    return -1;
+  }
+  if (!(s = slot_get (rp)))
+    return -1;
+  s->req.id = rp->next_id++;
+  s->req.conn = r->stream;
+  s->req.io = (struct io) { .op = r->op, .fua = r->fua,
+                            .offset = r->offset, .length = r->length };
+  s->line = r->line;
+  *sp = s;
+  return scale_arrival (rp, s, r->has_arrival ? r->arrival : 0) == -1
+    ? -1 : 1;
+}
+
+static int
+next_src (struct replay *rp, struct slot **sp)
+{
+  char err[TRACE_ERRLEN];
+  struct src_req r;
+  int got;
+
+  got = trace_source_next (rp->src, &r, err, sizeof err);
+  if (got == -1)
+    fprintf (stderr, "hddsim-replay: %s\n", err);
+  return got == 1 ? take_src (rp, &r, sp) : got;
+}
+
+/* The next request in the order the trace issues them, placed on the
+ * image: 1 and *sp, 0 at the end, -1 on an error (said).
+ */
+static int
+next_request (struct replay *rp, struct slot **sp)
+{
+  int r = rp->format == FORMAT_HDDSIM ? next_row (rp, sp)
+    : next_src (rp, sp);
+
+  if (r == 1 && place (rp, *sp) == -1) {
+    slot_put (rp, *sp);
+    return -1;
+  }
+  return r;
+}
+
+static int
+open_trace (struct replay *rp)
+{
+  /* The source selects the device, and fails on a second one when
+   * none is chosen (replaying two disks onto one drive means nothing).
+   */
+  struct trace_source_opts opts = { .blk_event = rp->blk_event,
+                                    .device = rp->device,
+                                    .window = rp->window };
+  char err[TRACE_ERRLEN] = "";
+
+  /* A full hddsim trace is in order of completion, which the sources
+   * do not sort: the window above does.  Anything else, including a
+   * minimal hddsim CSV, is a source's.
+   */
+  if (!rp->format_name || strcmp (rp->format_name, "hddsim") == 0) {
+    rp->reader = trace_reader_open (rp->trace, err, sizeof err);
+    if (rp->reader) {
+      rp->format = FORMAT_HDDSIM;
+      rp->heap = malloc ((rp->window + 1) * sizeof *rp->heap);
+      if (!rp->heap) {
+        fprintf (stderr, "hddsim-replay: out of memory\n");
+        return -1;
+      }
+      if (rp->device || rp->blk_event) {
+        fprintf (stderr, "hddsim-replay: %s: an hddsim trace is of one "
+                 "device, from the drive's side: no --device or "
+                 "--blk-event\n", rp->trace);
+        return -1;
+      }
+      return 0;
+    }
+  }
+  rp->src = trace_source_open (rp->trace, rp->format_name, &opts,
+                               err, sizeof err);
+  if (!rp->src) {
+    fprintf (stderr, "hddsim-replay: %s\n", err);
+    return -1;
+  }
+  if (rp->blk_event && strcmp (trace_source_format (rp->src), "blkparse")) {
+    fprintf (stderr, "hddsim-replay: --blk-event: %s is a %s trace, not "
+             "blkparse output\n", rp->trace, trace_source_format (rp->src));
     return -1;
   }
   return 0;
 }
+
+static void
+close_trace (struct replay *rp)
+{
+  if (rp->reader)
+    trace_reader_close (rp->reader);
+  if (rp->src)
+    trace_source_close (rp->src);
+}
+
+/* ---- the replay ---- */
 
 static int
 check_one (const struct slot *s)
@@ -388,113 +773,95 @@ check_one (const struct slot *s)
 }
 
 static void
-csv_completed (struct req *r, void *opaque)
+completed (struct req *r, void *opaque)
 {
   struct replay *rp = opaque;
   struct slot *s = (struct slot *) ((char *) r - offsetof (struct slot, req));
 
+  rp->inflight--;
   if (!rp->draining) {
     if (rp->out)
       write_row (rp->out, r);
     if (rp->check && !rp->failed && check_one (s) == -1)
       rp->failed = true;
+    if (rp->sum && replay_summary_add (rp->sum, r, s->wanted) == -1) {
+      fprintf (stderr, "hddsim-replay: out of memory\n");
+      rp->failed = true;
+    }
     rp->requests++;
   }
   slot_put (rp, s);
 }
 
-/* A row to a request held in a slot; -1 on a bad row or an arrival
- * before one already submitted.
+/* A client with at most rp->limit requests in flight: run the drive
+ * until the request the trace issues at t may go.  Completions before
+ * t free room first; if none is left, the request waits for the next
+ * completion (the engine then submits it just after that).
  */
 static int
-take_row (struct replay *rp, const struct trace_reader *tr,
-          const struct trace_row *t)
+wait_for_room (struct replay *rp, const struct slot *s, uint64_t t)
 {
-  char err[TRACE_ERRLEN];
-  struct slot *s;
+  if (t > 0)
+    engine_advance (rp->engine, t - 1);
+  while (rp->inflight >= rp->limit) {
+    uint64_t e = engine_next_event (rp->engine);
 
-  if (trace_row_check_extent (trace_reader_path (tr), t, rp->size,
-                              err, sizeof err) == -1) {
-    fprintf (stderr, "hddsim-replay: %s\n", err);
+    if (e == ENGINE_NEVER) {
+      fprintf (stderr, "hddsim-replay: %s:%lu: no request in flight ever "
+               "completes (the policy holds them with nothing else to "
+               "wait for)\n", rp->trace, s->line);
+      return -1;
+    }
+    engine_advance (rp->engine, e);
+  }
+  return 0;
+}
+
+/* Issue s: open loop at its time, closed loop as soon as there is
+ * room.  Arrivals never go back in time: a request held back behind
+ * another is issued after it (engine_submit keeps arrivals in order).
+ */
+static int
+issue (struct replay *rp, struct slot *s)
+{
+  uint64_t t = rp->closed ? 0 : s->wanted;
+
+  if (rp->limit && wait_for_room (rp, s, t) == -1)
+    return -1;
+  if (engine_arrive (rp->engine, &s->req, t) == -1) {
+    fprintf (stderr, "hddsim-replay: %s:%lu: request %" PRIu64 ": no "
+             "memory for its commands (max-transfer=)\n", rp->trace,
+             s->line, s->req.id);
     return -1;
   }
-  if (rp->released_any
-      && (t->arrival < rp->last_arrival
-          || (t->arrival == rp->last_arrival && t->id < rp->last_id))) {
-    fprintf (stderr, "hddsim-replay: %s:%ld: request %" PRIu64 " arrived at "
-             "%" PRIu64 " ns, before request %" PRIu64 " (already "
-             "replayed): the trace is more than %zu rows out of arrival "
-             "order (--window=ROWS)\n", trace_reader_path (tr),
-             trace_reader_line (tr), t->id, t->arrival, rp->last_id,
-             rp->window);
-    return -1;
-  }
-  s = slot_get (rp);
-  if (!s) {
-    fprintf (stderr, "hddsim-replay: out of memory\n");
-    return -1;
-  }
-  memset (&s->req, 0, sizeof s->req);
-  s->req.id = t->id;
-  s->req.conn = t->conn;
-  s->req.arrival = t->arrival;
-  s->req.io = (struct io) { .op = t->io_op, .fua = t->fua,
-                            .offset = t->offset, .length = t->length };
-  s->live_start = t->start;
-  s->live_done = t->done;
-  heap_push (rp, s);
+  rp->inflight++;
   return 0;
 }
 
 static int
-replay_hddsim (struct replay *rp)
+replay_trace (struct replay *rp)
 {
-  char err[512] = "";
-  struct trace_reader *tr = trace_reader_open (rp->trace, err, sizeof err);
-  struct trace_row row;
-  int r;
+  struct slot *s;
+  int r = -1;
 
-  if (!tr) {
-    fprintf (stderr, "hddsim-replay: %s\n", err);
-    return -1;
-  }
-  rp->heap = malloc ((rp->window + 1) * sizeof *rp->heap);
-  if (!rp->heap) {
-    fprintf (stderr, "hddsim-replay: out of memory\n");
-    trace_reader_close (tr);
-    return -1;
-  }
-  while ((r = trace_reader_next (tr, &row, err, sizeof err)) == 1) {
-    if (take_row (rp, tr, &row) == -1) {
-      r = -1;                   /* take_row has said why */
-      *err = '\0';
+  while ((r = next_request (rp, &s)) == 1)
+    if (issue (rp, s) == -1) {
+      slot_put (rp, s);
+      r = -1;
       break;
     }
-    if (rp->nheap > rp->window && release (rp) == -1) {
-      r = -1;                   /* release has said why */
-      *err = '\0';
-      break;
-    }
-  }
-  if (r == -1 && *err)
-    fprintf (stderr, "hddsim-replay: %s\n", err);
-  trace_reader_close (tr);
-  if (r == -1) {
-    /* Let the requests already submitted complete, to free them. */
-    rp->draining = true;
-    engine_advance (rp->engine, ENGINE_NEVER - 1);
-    return -1;
-  }
-  while (rp->nheap > 0)
-    if (release (rp) == -1) {
-      rp->draining = true;
-      engine_advance (rp->engine, ENGINE_NEVER - 1);
-      return -1;
-    }
+  /* After an error, let the requests already submitted complete, to
+   * free them.
+   */
+  rp->draining = r == -1;
   engine_advance (rp->engine, ENGINE_NEVER - 1);
+  if (r == -1)
+    return -1;
   if (rp->check && !rp->failed)
     fprintf (stderr, "hddsim-replay: %ld requests, identical timeline\n",
              rp->requests);
+  if (rp->summary && replay_summary_print (rp->sum, stdout) == -1)
+    return -1;
   return rp->failed ? -1 : 0;
 }
 
@@ -596,8 +963,8 @@ replay_disksim (struct replay *rp)
 static int
 run (struct replay *rp)
 {
-  static const struct engine_hooks no_hooks = { NULL, NULL };
-  const struct engine_hooks csv_hooks = { NULL, csv_completed };
+  static const struct engine_hooks no_hooks = { .started = NULL };
+  static const struct engine_hooks hooks = { .completed = completed };
   char err[HDD_ERRLEN];
   struct hdd *hdd = hdd_new (rp->setup.hdd, rp->size, rp->setup.seed,
                              err, sizeof err);
@@ -607,18 +974,28 @@ run (struct replay *rp)
     fprintf (stderr, "hddsim-replay: %s\n", err);
     return -1;
   }
+  if (rp->summary && !(rp->sum = replay_summary_new (rp->limit
+                                                     && !rp->closed))) {
+    fprintf (stderr, "hddsim-replay: out of memory\n");
+    hdd_free (hdd);
+    return -1;
+  }
   rp->engine = engine_new (hdd, rp->setup.policy, &rp->setup.sched,
-                           rp->format == FORMAT_HDDSIM ? &csv_hooks
-                           : &no_hooks, rp);
+                           rp->format == FORMAT_DISKSIM ? &no_hooks : &hooks,
+                           rp);
   if (!rp->engine)
     fprintf (stderr, "hddsim-replay: out of memory\n");
-  else if (open_output (rp) == 0) {
-    r = rp->format == FORMAT_HDDSIM ? replay_hddsim (rp)
-      : replay_disksim (rp);
+  /* The trace first: an unreadable one leaves no output behind. */
+  else if ((rp->format == FORMAT_DISKSIM || open_trace (rp) == 0)
+           && open_output (rp) == 0) {
+    r = rp->format == FORMAT_DISKSIM ? replay_disksim (rp)
+      : replay_trace (rp);
     if (close_output (rp) == -1)
       r = -1;
   }
+  close_trace (rp);
   engine_free (rp->engine);
+  replay_summary_free (rp->sum);
   hdd_free (hdd);
   return r;
 }

@@ -114,7 +114,9 @@ static void
 harness_init (struct harness *h, const char *max_transfer,
               const struct policy_ops *ops, const char *qdepth)
 {
-  static const struct engine_hooks hooks = { on_started, on_completed };
+  static const struct engine_hooks hooks = {
+    .started = on_started, .completed = on_completed,
+  };
   struct sched_params sp;
   char err[HDD_ERRLEN] = "";
 

@@ -147,7 +147,9 @@ static void
 one_run (uint64_t seed)
 {
   static const char *const policies[] = { "fifo", "satf", "cscan" };
-  static const struct engine_hooks hooks = { on_started, on_completed };
+  static const struct engine_hooks hooks = {
+    .started = on_started, .completed = on_completed,
+  };
   const unsigned n = 1500;
   struct hdd_params *p;
   struct sched_params sp;

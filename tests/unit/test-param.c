@@ -21,6 +21,38 @@ duration (const char *s)
   return ns;
 }
 
+/* Whole numbers: digits only, the full 64-bit range, nothing past it
+ * (2^64 - 1 = 18446744073709551615).
+ */
+START_TEST (test_uints)
+{
+  uint64_t v = 7;
+
+  ck_assert_int_eq (parse_uint ("0", &v), 0);
+  ck_assert_uint_eq (v, 0);
+  ck_assert_int_eq (parse_uint ("4096", &v), 0);
+  ck_assert_uint_eq (v, 4096);
+  ck_assert_int_eq (parse_uint ("007", &v), 0);
+  ck_assert_uint_eq (v, 7);
+  ck_assert_int_eq (parse_uint ("18446744073709551615", &v), 0);
+  ck_assert_uint_eq (v, UINT64_MAX);
+  ck_assert_int_eq (parse_uint ("18446744073709551610", &v), 0);
+  ck_assert_uint_eq (v, UINT64_MAX - 5);
+  ck_assert_int_eq (parse_uint ("18446744073709551616", &v), -1);
+  ck_assert_int_eq (parse_uint ("18446744073709551620", &v), -1);
+  ck_assert_int_eq (parse_uint ("99999999999999999999", &v), -1);
+  ck_assert_int_eq (parse_uint ("", &v), -1);
+  ck_assert_int_eq (parse_uint ("-1", &v), -1);
+  ck_assert_int_eq (parse_uint ("+1", &v), -1);
+  ck_assert_int_eq (parse_uint (" 1", &v), -1);
+  ck_assert_int_eq (parse_uint ("1 ", &v), -1);
+  ck_assert_int_eq (parse_uint ("12x", &v), -1);
+  ck_assert_int_eq (parse_uint ("0x10", &v), -1);
+  ck_assert_int_eq (parse_uint ("1/", &v), -1);   /* '/' is '0' - 1 */
+  ck_assert_int_eq (parse_uint ("1:", &v), -1);   /* ':' is '9' + 1 */
+}
+END_TEST
+
 START_TEST (test_durations)
 {
   uint64_t ns;
@@ -134,6 +166,7 @@ main (void)
 {
   Suite *s = suite_create ("param");
   TCase *tc = tcase_create ("parse");
+  tcase_add_test (tc, test_uints);
   tcase_add_test (tc, test_durations);
   tcase_add_test (tc, test_format_duration);
   tcase_add_test (tc, test_sizes);

@@ -277,6 +277,79 @@ START_TEST (test_satf_tie_same_lba)
 }
 END_TEST
 
+/* The rule itself, pick by pick: whatever the queue, satf serves the
+ * oldest of the requests with the least positioning (seek plus
+ * rotational wait, as hdd_estimate gives it), checked against that
+ * definition by brute force over the whole queue.  Drive states come
+ * from serving random 4 KiB reads and writes on the default drive with
+ * its write cache (writes into it need no positioning: ties at 0, and
+ * the pick after them must still see every later request); the queue
+ * is DEPTH random reads and writes added in arrival order, all in the
+ * first 2 GiB.
+ */
+START_TEST (test_satf_pick_is_the_minimum)
+{
+  struct tdrv *d = mech ("satf");
+  char err[HDD_ERRLEN] = "";
+  struct hdd *hdd;
+  uint64_t seed = 99, t = 0, blocks, zero_ties = 0, later_best = 0;
+  unsigned trial, i;
+
+  hdd = hdd_new (d->hp, d->image, d->seed, err, sizeof err);
+  ck_assert_msg (hdd != NULL, "%s", err);
+  /* Within 2 GiB: short seeks, so that positionings differ by the
+     rotational wait, down to small fractions of a revolution. */
+  blocks = 2 * GiB / (4 * KiB);
+  for (trial = 0; trial < 300; trial++) {
+    void *sd = d->ops->create (&d->sp);
+    struct req q[DEPTH], *picked, *best = NULL;
+    uint64_t best_pos = UINT64_MAX, wake = TNEVER, zeros = 0;
+    struct io io;
+
+    /* A new state: one served request. */
+    io = (struct io) { .op = tdrv_rand (&seed) % 2 ? IO_READ : IO_WRITE,
+                       .offset = tdrv_rand (&seed) % blocks * 4 * KiB,
+                       .length = 4 * KiB };
+    t += hdd_serve (hdd, &io, t, NULL) + tdrv_rand (&seed) % (20 * MS);
+    hdd_idle (hdd, t);
+    for (i = 0; i < DEPTH; i++) {
+      struct hdd_cost c;
+      uint64_t pos;
+
+      /* Mostly reads, so that most picks compare positionings. */
+      q[i] = (struct req) {
+        .io = { .op = tdrv_rand (&seed) % 8 ? IO_READ : IO_WRITE,
+                .offset = tdrv_rand (&seed) % blocks * 4 * KiB,
+                .length = 4 * KiB },
+        .id = i, .arrival = t,
+      };
+      d->ops->add (sd, &q[i], t);
+      hdd_estimate (hdd, &q[i].io, t, &c);
+      pos = c.seek_ns + c.rot_ns;
+      zeros += pos == 0;
+      if (pos < best_pos) {     /* strict: the oldest of the least */
+        best = &q[i];
+        best_pos = pos;
+      }
+    }
+    picked = d->ops->pick (sd, hdd, t, &wake);
+    ck_assert_msg (picked == best, "trial %u: picked id %" PRIu64
+                   ", the least positioning is id %" PRIu64, trial,
+                   picked ? picked->id : UINT64_MAX, best->id);
+    zero_ties += zeros > 1;
+    later_best += best != &q[0];
+    while (d->ops->pick (sd, hdd, t, &wake))
+      ;
+    d->ops->destroy (sd);
+  }
+  /* The setup, not the rule: both kinds of queue came up. */
+  ck_assert_uint_gt (zero_ties, 10);
+  ck_assert_uint_gt (later_best, 100);
+  hdd_free (hdd);
+  tdrv_free (d);
+}
+END_TEST
+
 static Suite *
 satf_suite (void)
 {
@@ -289,6 +362,7 @@ satf_suite (void)
   tcase_add_test (tc, test_satf_age_limit_param);
   tcase_add_test (tc, test_satf_tie_fixed);
   tcase_add_test (tc, test_satf_tie_same_lba);
+  tcase_add_test (tc, test_satf_pick_is_the_minimum);
   suite_add_tcase (s, tc);
   return s;
 }

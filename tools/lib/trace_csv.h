@@ -34,6 +34,7 @@ enum req_outcome {
   OUTCOME_OK,
   OUTCOME_IO_ERROR,             /* the image I/O failed */
   OUTCOME_ABORTED,              /* server shut down or client went away */
+  OUTCOME_POWERCUT,             /* failed (EIO) by a power cut (powercut=) */
   OUTCOME_COUNT
 };
 
@@ -88,6 +89,9 @@ struct trace_row {
   bool fua;
   uint32_t queue_len;
   char outcome[12];
+  bool has_arrival;             /* the trace has arrival_ns (a minimal
+                                   one may not: arrival is then 0) */
+  bool has_done;                /* the trace has done_ns */
   unsigned long line;           /* where the row is in its file */
 };
 
@@ -128,6 +132,16 @@ struct trace_reader;
 
 extern struct trace_reader *trace_reader_open (const char *path,
                                                char *err, size_t errlen);
+/* A minimal trace as well: the header must name op, offset and
+ * length; every other column of trace_col_names is optional (a
+ * missing one gets the defaults documented at default_fields in
+ * trace_csv.c: ids 1, 2, ..., conn 0, fua 0, arrival 0, ...) and a name
+ * not in trace_col_names is an error.  A full trace reads as with
+ * trace_reader_open.
+ */
+extern struct trace_reader *trace_reader_open_minimal (const char *path,
+                                                       char *err,
+                                                       size_t errlen);
 /* 1 and *row, 0 at the end, -1 and err on a malformed line. */
 extern int trace_reader_next (struct trace_reader *, struct trace_row *row,
                               char *err, size_t errlen);

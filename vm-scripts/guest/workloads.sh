@@ -172,3 +172,20 @@ wl_fsync_under_writer() {
     metric bg_write_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
     return $rc
 }
+
+# --- blktrace of $DEV around the workload (run --opts blktrace=1) ----------------
+# The guest's own block-layer trace of the run hddsim traces from the
+# host side, for the offline-replay comparison in docs/replay.md.
+blk_start() {
+    mount -t debugfs none /sys/kernel/debug 2>/dev/null
+    mkdir -p "$RES/blktrace"
+    blktrace -d "$DEV" -D "$RES/blktrace" -o vda > "$RES/blktrace.log" 2>&1 &
+    BLKPID=$!
+    sleep 1
+    kill -0 "$BLKPID" 2>/dev/null || { say "blktrace failed: $(cat "$RES/blktrace.log")"; BLKPID=; }
+}
+blk_stop() {
+    kill -INT "$BLKPID"
+    wait "$BLKPID"
+    BLKPID=
+}
