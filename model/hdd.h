@@ -83,6 +83,12 @@ struct hdd_profile {
   const char *name;
   const char *description;
   const struct hdd_profile_value *values;   /* NULL key terminates */
+  /* The drive's real command size (its source in the values'
+   * max-transfer entry): the built-in profiles default to 0
+   * (unlimited) until the split is measured in a guest (issue 16),
+   * and a user opts in with max-transfer= this.
+   */
+  const char *max_transfer_real;
 };
 
 /* The profile used when none is named. */

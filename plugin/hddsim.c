@@ -106,8 +106,10 @@ profile_max_transfer (const struct hdd_profile *p)
 
 /* --dump-plugin output is key=value lines: hddsim_profiles=, one
  * hddsim_profile_NAME=DESCRIPTION line per built-in profile and one
- * hddsim_max_transfer_NAME=SIZE (0: unlimited), which nbd-max-block=auto
- * would advertise.
+ * hddsim_max_transfer_NAME=SIZE (its default, 0: unlimited), which
+ * nbd-max-block=auto would advertise, and one
+ * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
+ * opt in with max-transfer=SIZE.
  */
 static void
 dump_profiles (void)
@@ -119,6 +121,8 @@ dump_profiles (void)
             hdd_profile_list[i]->description);
     printf ("hddsim_max_transfer_%s=%s\n", hdd_profile_list[i]->name,
             profile_max_transfer (hdd_profile_list[i]));
+    printf ("hddsim_max_transfer_real_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->max_transfer_real);
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

@@ -65,10 +65,12 @@
  * milliseconds, during which neither the slice nor a preemption could
  * act.  Bytes rather than time: the time of a round is only known once
  * it is served (each request's cost depends on the cache and the head
- * the previous one left), and bytes are what Linux bounds.  The
- * default, 4 MiB, is the quantum times 512 KiB, Linux's default
- * max_sectors_kb before 4.4 (BLK_DEF_MAX_SECTORS 1024 sectors), so it
- * binds only where the request size is not already bounded below it.
+ * the previous one left), and bytes are what Linux bounds.  A value to
+ * set is 4M, the quantum times 512 KiB, Linux's default max_sectors_kb
+ * before 4.4 (BLK_DEF_MAX_SECTORS 1024 sectors), which binds only where
+ * the request size is not already bounded below it.  The default is 0,
+ * unlimited, as Linux's CFQ, until the bound is measured in a guest
+ * (issue 16): timelines stay as they were without it.
  *
  * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
  * out of CFQ: a flush has no position to sort, no think time and no
@@ -106,7 +108,7 @@ struct cfq_tunables {
   uint64_t slice_async_rq;
   uint64_t slice_idle;
   uint64_t quantum;
-  uint64_t quantum_bytes;       /* bytes per dispatch round */
+  uint64_t quantum_bytes;       /* bytes per dispatch round; 0: no bound */
   uint64_t fifo_expire_sync;
   uint64_t fifo_expire_async;
   uint64_t back_seek_max;       /* bytes */
@@ -136,9 +138,10 @@ static const struct pt_def cfq_params[] = {
     .min = 1, .max = 1024, .def = 8,
     .help = "requests per dispatch round" },
   { .key = "cfq-quantum-bytes", .type = PT_SIZE,
-    .offset = TUN(quantum_bytes), .min = 1, .max = UINT64_C(1) << 40,
-    .def = 4 * 1024 * 1024,
-    .help = "bytes per dispatch round (its first request whatever its size)" },
+    .offset = TUN(quantum_bytes), .min = 0, .max = UINT64_C(1) << 40,
+    .def = 0,
+    .help = "bytes per dispatch round (its first request whatever its "
+    "size; 0 = unlimited)" },
   { .key = "cfq-fifo-expire-sync", .type = PT_DURATION,
     .offset = TUN(fifo_expire_sync), .min = 1, .max = HOUR, .def = 125 * MS,
     .help = "sync request expiry" },
@@ -581,7 +584,7 @@ do_preempt (struct cfq_data *cfqd, uint64_t now)
  * sync request preempts): requests in the driver cannot be recalled.
  * An async queue that has used its dispatch allowance stops early, and
  * a round stops before a request that would take it past
- * cfq-quantum-bytes.  Returns the number of requests moved to
+ * cfq-quantum-bytes (if set).  Returns the number of requests moved to
  * cfqd->dispatch.
  */
 static unsigned
@@ -596,7 +599,8 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
 
   while (n < cfqd->tun.quantum && !async_used (cfqd, q)
          && (r = cfqq_next (cfqd, q, head, now, &expired)) != NULL) {
-    if (n > 0 && bytes + req_bytes (r) > cfqd->tun.quantum_bytes)
+    if (n > 0 && cfqd->tun.quantum_bytes
+        && bytes + req_bytes (r) > cfqd->tun.quantum_bytes)
       break;
     bytes += req_bytes (r);
     if (expired)

@@ -395,9 +395,16 @@ START_TEST (test_max_transfer_param)
                                     sizeof err), 0);
   ck_assert_int_eq (hdd_params_validate (p, err, sizeof err), 0);
   ck_assert_uint_eq (hdd_params_max_transfer (p), 1280 * KiB);
-  /* The default drive: ATA's 28-bit commands, 256 sectors. */
+  /* The default drive splits nothing until the split is measured in a
+   * guest (issue 16); its real command, ATA's 28-bit, is 256 sectors.
+   */
   ck_assert_int_eq (hdd_params_load_profile (p, HDD_PROFILE_DEFAULT, err,
                                              sizeof err), 0);
+  ck_assert_uint_eq (hdd_params_max_transfer (p), 0);
+  ck_assert_int_eq (hdd_params_set (p, "max-transfer",
+                                    hdd_profile_find (HDD_PROFILE_DEFAULT)
+                                    ->max_transfer_real,
+                                    err, sizeof err), 0);
   ck_assert_uint_eq (hdd_params_max_transfer (p), 256 * 512);
   hdd_params_free (p);
 }

@@ -277,8 +277,8 @@ START_TEST (test_cfq_preempt_own_queue_waiting)
 }
 END_TEST
 
-/* A round is bounded by cfq-quantum-bytes (default 4 MiB) as well as
- * by cfq-quantum (8).  The drive has no max-transfer (profile=fixed),
+/* A round is bounded by cfq-quantum-bytes (here 4 MiB; by default
+ * unlimited) as well as by cfq-quantum (8).  The drive has no max-transfer (profile=fixed),
  * slice-idle=0; conn 1 writes eight requests at 0, conn 2 reads at
  * 1 ms, which preempts the async slice when the round under way has
  * drained (the slice, 0-40 ms, has not run out by then).
@@ -287,18 +287,23 @@ END_TEST
  *   all eight, 0-40 ms, and the read wait until 40 ms.
  * - 1 MiB writes: four make exactly 4 MiB, the fifth would not fit:
  *   a round of four, 0-20 ms; the read at 20 ms.
+ * - 4 MiB writes with the default (no bound): the round is all eight,
+ *   0-40 ms; the read at 40 ms.
  */
 START_TEST (test_cfq_round_bytes)
 {
-  static const uint64_t sizes[] = { 4 * MiB, 1 * MiB };
-  static const uint64_t read_start[] = { S, 4 * S };
+  static const uint64_t sizes[] = { 4 * MiB, 1 * MiB, 4 * MiB };
+  static const char *const bound[] = { "4M", "4M", NULL };
+  static const uint64_t read_start[] = { S, 4 * S, 8 * S };
   unsigned k, i;
 
-  for (k = 0; k < 2; k++) {
+  for (k = 0; k < 3; k++) {
     struct tdrv *d = fixed ();
     struct req *rd;
 
     tdrv_set (d, "cfq-slice-idle", "0");
+    if (bound[k])
+      tdrv_set (d, "cfq-quantum-bytes", bound[k]);
     for (i = 0; i < 8; i++)
       tdrv_at (d, 0, 1, IO_WRITE, 100 * MiB + i * sizes[k], sizes[k]);
     rd = tdrv_at (d, 1 * MS, 2, IO_READ, 900 * MiB, 4 * KiB);
@@ -316,10 +321,13 @@ START_TEST (test_cfq_round_bytes_param)
   char err[256] = "";
 
   sched_params_init (&sp);
-  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "0", err,
+  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "2T", err,
                                       sizeof err), -1);
   ck_assert_msg (strstr (err, "cfq-quantum-bytes") != NULL, "%s", err);
   ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "1M", err,
+                                      sizeof err), 0);
+  /* 0: no bound, the default. */
+  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "0", err,
                                       sizeof err), 0);
 }
 END_TEST
