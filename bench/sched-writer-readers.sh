@@ -10,13 +10,15 @@
 #
 #   bench/sched-writer-readers.sh
 #   POLICIES="cscan cfq" RUNTIME=10 bench/sched-writer-readers.sh
-#   WRITE_BS=4M SERVER_ARGS="max-transfer=0" TAG=4m-whole \
-#     bench/sched-writer-readers.sh
+#   WRITE_BS=4M SERVER_ARGS="max-transfer=128K cfq-quantum-bytes=4M" \
+#     TAG=4m-split bench/sched-writer-readers.sh
 #
 # WRITE_BS is the writer's request size (1M; QEMU sends a guest's
 # writeback as NBD writes of about 2 to 9 MiB); SERVER_ARGS are more
-# hddsim parameters for every run (e.g. max-transfer=0 to serve each
-# request as one command); TAG names the outputs of such a variant.
+# hddsim parameters for every run (e.g. max-transfer=128K, the
+# ST340014A's real command size, to split requests into commands: the
+# default, 0, serves each request as one); TAG names the outputs of
+# such a variant.
 #
 # Output in $OUTDIR (docs/schedulers/): writer-readers[-TAG].md, the
 # traces (wr-POLICY[-TAG].csv.gz), heads-writer-readers.png (2 s of
