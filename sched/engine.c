@@ -21,7 +21,9 @@
  * max-transfer bytes (the last one shorter), queued together at the
  * request's arrival; the submitter hears of the request only (its
  * started hook with the last command on the drive, its completed hook
- * when the last command completes).  The split lives here, below the
+ * when the last command completes), and, through the optional command
+ * hook, of each command the model has served (for a submitter whose
+ * data must follow the model's order, as with powercut=).  The split lives here, below the
  * policies and above the model, because that is where a real system
  * puts it: the kernel's block layer splits I/O at the device's
  * max_sectors before the elevator sees it, so Linux's CFQ counts its

@@ -26,8 +26,9 @@
 
 struct engine;
 
-/* The hooks see the requests submitted, never the commands a request
- * longer than the drive's max-transfer is split into (engine.c).
+/* The hooks see the requests submitted; only the command hook sees the
+ * commands a request longer than the drive's max-transfer is split
+ * into (engine.c).
  */
 struct engine_hooks {
   /* r (its last command) is now on the drive; r->start (its first

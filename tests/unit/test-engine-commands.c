@@ -89,6 +89,12 @@ struct harness {
   unsigned started, completed;
   struct req *last_started, *last_completed;
   uint64_t started_done;        /* r->done as the started hook saw it */
+  /* The command hook: each command's extent and times, and how many
+     had been seen when the started hook ran. */
+  unsigned commands, commands_at_started;
+  struct io cmd_io[SEEN_MAX];
+  uint64_t cmd_start[SEEN_MAX], cmd_done[SEEN_MAX];
+  const struct req *cmd_parent[SEEN_MAX];
 };
 
 static void
@@ -99,6 +105,19 @@ on_started (struct req *r, void *opaque)
   h->started++;
   h->last_started = r;
   h->started_done = r->done;
+  h->commands_at_started = h->commands;
+}
+
+static void
+on_command (struct req *r, const struct req *c, void *opaque)
+{
+  struct harness *h = opaque;
+
+  ck_assert_uint_lt (h->commands, SEEN_MAX);
+  h->cmd_parent[h->commands] = r;
+  h->cmd_io[h->commands] = c->io;
+  h->cmd_start[h->commands] = c->start;
+  h->cmd_done[h->commands++] = c->done;
 }
 
 static void
@@ -116,6 +135,7 @@ harness_init (struct harness *h, const char *max_transfer,
 {
   static const struct engine_hooks hooks = {
     .started = on_started, .completed = on_completed,
+    .command = on_command,
   };
   struct sched_params sp;
   char err[HDD_ERRLEN] = "";
@@ -162,12 +182,15 @@ init_io (struct req *r, uint64_t id, uint32_t conn, enum io_op op,
  * arrival, FUA kept; served one after another (5 ms each), the
  * request starts with the first (0) and is done with the third
  * (15 ms); each hook runs once, for the request, the started hook
- * with its last command (when its done is known).
+ * with its last command (when its done is known).  The command hook
+ * runs for each command as it is served, in order, with its own extent
+ * and times (0-5, 5-10, 10-15 ms), all three before the started hook.
  */
 START_TEST (test_split_into_commands)
 {
   struct harness h;
   struct req w;
+  uint64_t i;
 
   harness_init (&h, "128K", &rec_ops, "32");
   init_io (&w, 1, 1, IO_WRITE, 1 * MiB, 300 * KiB);
@@ -193,6 +216,15 @@ START_TEST (test_split_into_commands)
   ck_assert_uint_eq (h.completed, 1);
   ck_assert_ptr_eq (h.last_completed, &w);
   ck_assert_uint_eq (engine_pending (h.e), 0);
+  ck_assert_uint_eq (h.commands, 3);
+  ck_assert_uint_eq (h.commands_at_started, 3);
+  for (i = 0; i < 3; i++) {
+    ck_assert_ptr_eq (h.cmd_parent[i], &w);
+    ck_assert_uint_eq (h.cmd_io[i].offset, 1 * MiB + i * 128 * KiB);
+    ck_assert_uint_eq (h.cmd_io[i].length, i < 2 ? 128 * KiB : 44 * KiB);
+    ck_assert_uint_eq (h.cmd_start[i], i * S);
+    ck_assert_uint_eq (h.cmd_done[i], (i + 1) * S);
+  }
   harness_free (&h);
 }
 END_TEST
