@@ -172,3 +172,69 @@ wl_fsync_under_writer() {
     metric bg_write_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
     return $rc
 }
+
+# --- raid-rebuild: fail a member of the md array, add it back, time the ----------
+# recovery while a foreground random reader runs.  First TIME seconds of
+# the reader on the healthy array (the baseline), then the same reader
+# during the recovery, which is over when md is no longer degraded.
+# md yields to foreground I/O only while the recovery runs faster than
+# /proc/sys/dev/raid/speed_limit_min: sync_min (KB/s) defaults to the
+# kernel's speed_limit_max, so md never yields and the host scheduler
+# alone shares each drive between the recovery and the reader
+# (sync_min=1000, the kernel's default, lets md throttle itself).
+wl_raid_rebuild() {
+    [ -n "$RAID" ] && [ "$RAID" != 0 ] || { say "raid-rebuild needs --raid 1, 5 or 10"; return 1; }
+    member=/dev/$(opt member "$(echo "$MEMBERS" | awk '{ print $NF }')")
+    echo " $MEMBERS " | grep -q " ${member#/dev/} " || { say "member=${member#/dev/} is not one of $MEMBERS"; return 1; }
+    echo "$(opt sync_min "$(cat /proc/sys/dev/raid/speed_limit_max)")" > /proc/sys/dev/raid/speed_limit_min ||
+        { say "cannot set speed_limit_min"; return 1; }
+    fg="--name=fg --rw=randread --bs=4k --ioengine=psync --direct=1 --numjobs=$(opt fgjobs 2)"
+    fg="$fg --group_reporting --randrepeat=1 $(fio_target_args) --size=$(opt fgsize 64M)"
+    # shellcheck disable=SC2086  # $fg is a list of options
+    fio_run rebuild-baseline $fg --time_based --runtime="$TIME" || return 1
+    # fio itself in the background, so that the signal reaches it: fio
+    # ends on SIGTERM, writes its JSON, and exits non-zero
+    say "fio rebuild-fg: $fg (until the recovery ends)"
+    # shellcheck disable=SC2086
+    fio --eta=never --output-format=json --output="$RES/rebuild-fg.json" $fg \
+        --time_based --runtime=1000000 2> "$RES/rebuild-fg.err" &
+    fgpid=$!
+    sleep 1
+    mdadm /dev/md0 --fail "$member" > "$RES/mdadm-rebuild.log" 2>&1 &&
+        mdadm /dev/md0 --remove "$member" >> "$RES/mdadm-rebuild.log" 2>&1 &&
+        mdadm --zero-superblock "$member" >> "$RES/mdadm-rebuild.log" 2>&1 ||
+        { cat "$RES/mdadm-rebuild.log"; kill "$fgpid"; wait "$fgpid"; return 1; }
+    # zeroed, the member comes back as a new device: a whole-member recovery
+    t0=$(uptime_s)
+    mdadm /dev/md0 --add "$member" >> "$RES/mdadm-rebuild.log" 2>&1 ||
+        { cat "$RES/mdadm-rebuild.log"; kill "$fgpid"; wait "$fgpid"; return 1; }
+    md=/sys/block/md0/md
+    limit=$(opt rebuild_max 3600)
+    # degraded stays 1 until the recovery has ended (and before it began)
+    while [ "$(cat $md/degraded)" != 0 ] || [ "$(cat $md/sync_action)" != idle ]; do
+        if [ "$(echo "$(uptime_s) $t0 $limit" | awk '{ print ($1 - $2 > $3) }')" = 1 ]; then
+            say "the recovery did not end within rebuild_max=${limit}s: $(cat /proc/mdstat)"
+            kill "$fgpid"; wait "$fgpid"; return 1
+        fi
+        sleep 0.2
+    done
+    t1=$(uptime_s)
+    kill "$fgpid"
+    wait "$fgpid"
+    fio_flat "$RES/rebuild-fg.json" > "$RES/rebuild-fg.flat"
+    [ -s "$RES/rebuild-fg.err" ] && head -n 20 "$RES/rebuild-fg.err"
+    err=$(fget "$RES/rebuild-fg.flat" jobs.0.error)
+    [ "$err" = 0 ] || { say "the foreground reader failed (fio error $err)"; return 1; }
+    cat /proc/mdstat > "$RES/mdstat-after.txt"
+    kib=$(cat $md/component_size)
+    secs=$(echo "$t1 $t0" | awk '{ printf "%.2f", $1 - $2 }')
+    metric rebuild_s "$secs" s
+    metric rebuild_MBps "$(echo "$kib $secs" | awk '{ printf "%.4g", $1 / 1024 / $2 }')" MiB/s
+    for ph in baseline fg; do
+        f=$RES/rebuild-$ph.flat
+        metric "${ph}_read_iops" "$(fget "$f" jobs.0.read.iops)" IOPS
+        metric "${ph}_read_lat_mean_ms" "$(fget "$f" jobs.0.read.lat_ns.mean 1000000)" ms
+        metric "${ph}_read_lat_p99_ms" "$(fget "$f" jobs.0.read.clat_ns.percentile.99.000000 1000000)" ms
+    done
+    return 0
+}
