@@ -189,3 +189,74 @@ blk_stop() {
     wait "$BLKPID"
     BLKPID=
 }
+
+# --- raid-rebuild: fail a member of the md array, add it back, time the ----------
+# recovery while a foreground random reader runs.  First TIME seconds of
+# the reader on the healthy array (the baseline), then the same reader
+# during the recovery, which is over when md is no longer degraded.
+# md yields to foreground I/O only while the recovery runs faster than
+# /proc/sys/dev/raid/speed_limit_min: sync_min (KB/s) defaults to the
+# kernel's speed_limit_max, so md never yields and the host scheduler
+# alone shares each drive between the recovery and the reader
+# (sync_min=1000, the kernel's default, lets md throttle itself).
+# rb_fail MESSAGE: say why raid-rebuild failed, on the console and to the host
+rb_fail() { say "raid-rebuild: $*"; echo "raid-rebuild: $*" >> "$RES/error.txt"; }
+
+wl_raid_rebuild() {
+    if [ -z "$RAID" ] || [ "$RAID" = 0 ]; then rb_fail "needs --raid 1, 5 or 10"; return 1; fi
+    member=/dev/$(opt member "$(echo "$MEMBERS" | awk '{ print $NF }')")
+    echo " $MEMBERS " | grep -q " ${member#/dev/} " || { rb_fail "member=${member#/dev/} is not one of $MEMBERS"; return 1; }
+    opt sync_min "$(cat /proc/sys/dev/raid/speed_limit_max)" > /proc/sys/dev/raid/speed_limit_min ||
+        { rb_fail "cannot set speed_limit_min"; return 1; }
+    fg="--name=fg --rw=randread --bs=4k --ioengine=psync --direct=1 --numjobs=$(opt fgjobs 2)"
+    fg="$fg --group_reporting --randrepeat=1 $(fio_target_args) --size=$(opt fgsize 64M)"
+    # shellcheck disable=SC2086  # $fg is a list of options
+    fio_run rebuild-baseline $fg --time_based --runtime="$TIME" ||
+        { rb_fail "the baseline reader failed: $(head -n3 "$RES/rebuild-baseline.err")"; return 1; }
+    # fio itself in the background, so that the signal reaches it: fio
+    # ends on SIGTERM, writes its JSON, and exits non-zero
+    say "fio rebuild-fg: $fg (until the recovery ends)"
+    # shellcheck disable=SC2086
+    fio --eta=never --output-format=json --output="$RES/rebuild-fg.json" $fg \
+        --time_based --runtime=1000000 2> "$RES/rebuild-fg.err" &
+    fgpid=$!
+    sleep 1
+    if ! { mdadm /dev/md0 --fail "$member" && mdadm /dev/md0 --remove "$member" &&
+           mdadm --zero-superblock "$member"; } > "$RES/mdadm-rebuild.log" 2>&1; then
+        rb_fail "mdadm --fail/--remove/--zero-superblock $member: $(tail -n2 "$RES/mdadm-rebuild.log")"
+        kill "$fgpid"; wait "$fgpid"; return 1
+    fi
+    # zeroed, the member comes back as a new device: a whole-member recovery
+    t0=$(uptime_s)
+    mdadm /dev/md0 --add "$member" >> "$RES/mdadm-rebuild.log" 2>&1 ||
+        { rb_fail "mdadm --add $member: $(tail -n2 "$RES/mdadm-rebuild.log")"; kill "$fgpid"; wait "$fgpid"; return 1; }
+    md=/sys/block/md0/md
+    limit=$(opt rebuild_max 3600)
+    # degraded stays 1 until the recovery has ended (and before it began)
+    while [ "$(cat $md/degraded)" != 0 ] || [ "$(cat $md/sync_action)" != idle ]; do
+        if [ "$(echo "$(uptime_s) $t0 $limit" | awk '{ print ($1 - $2 > $3) }')" = 1 ]; then
+            rb_fail "the recovery did not end within rebuild_max=${limit}s: $(tr '\n' ' ' < /proc/mdstat)"
+            kill "$fgpid"; wait "$fgpid"; return 1
+        fi
+        sleep 0.2
+    done
+    t1=$(uptime_s)
+    kill "$fgpid"
+    wait "$fgpid"
+    fio_flat "$RES/rebuild-fg.json" > "$RES/rebuild-fg.flat"
+    [ -s "$RES/rebuild-fg.err" ] && head -n 20 "$RES/rebuild-fg.err"
+    err=$(fget "$RES/rebuild-fg.flat" jobs.0.error)
+    [ "$err" = 0 ] || { rb_fail "the foreground reader failed (fio error $err)"; return 1; }
+    cat /proc/mdstat > "$RES/mdstat-after.txt"
+    kib=$(cat $md/component_size)
+    secs=$(echo "$t1 $t0" | awk '{ printf "%.2f", $1 - $2 }')
+    metric rebuild_s "$secs" s
+    metric rebuild_MBps "$(echo "$kib $secs" | awk '{ printf "%.4g", $1 / 1024 / $2 }')" MiB/s
+    for ph in baseline fg; do
+        f=$RES/rebuild-$ph.flat
+        metric "${ph}_read_iops" "$(fget "$f" jobs.0.read.iops)" IOPS
+        metric "${ph}_read_lat_mean_ms" "$(fget "$f" jobs.0.read.lat_ns.mean 1000000)" ms
+        metric "${ph}_read_lat_p99_ms" "$(fget "$f" jobs.0.read.clat_ns.percentile.99.000000 1000000)" ms
+    done
+    return 0
+}
