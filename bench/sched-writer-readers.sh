@@ -10,16 +10,29 @@
 #
 #   bench/sched-writer-readers.sh
 #   POLICIES="cscan cfq" RUNTIME=10 bench/sched-writer-readers.sh
+#   WRITE_BS=4M SERVER_ARGS="max-transfer=128K cfq-quantum-bytes=4M" \
+#     TAG=4m-split bench/sched-writer-readers.sh
 #
-# Output in $OUTDIR (docs/schedulers/): writer-readers.md, the traces
-# (wr-POLICY.csv.gz), heads-writer-readers.png (2 s of every policy) and
-# heads-writer-readers-full.png (the whole run, cscan and cfq).
+# WRITE_BS is the writer's request size (1M; QEMU sends a guest's
+# writeback as NBD writes of about 2 to 9 MiB); SERVER_ARGS are more
+# hddsim parameters for every run (e.g. max-transfer=128K, the
+# ST340014A's real command size, to split requests into commands: the
+# default, 0, serves each request as one); TAG names the outputs of
+# such a variant.
+#
+# Output in $OUTDIR (docs/schedulers/): writer-readers[-TAG].md, the
+# traces (wr-POLICY[-TAG].csv.gz), heads-writer-readers.png (2 s of
+# every policy) and heads-writer-readers-full.png (the whole run, cscan
+# and cfq); the plots only without TAG.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/sched-lib.sh"
 
 RUNTIME=${RUNTIME:-20}
 SIZE=${SIZE:-4G}
+WRITE_BS=${WRITE_BS:-1M}
+read -r -a EXTRA <<< "${SERVER_ARGS:-}"
+SUFFIX=${TAG:+-$TAG}
 PLOT=$TOP/tools/hddsim-plot
 
 make_full_image "$SIZE"
@@ -32,11 +45,11 @@ declare -A P99 WBW
 panels=()
 
 for pol in $POLICIES; do
-  start_server sched="$pol" profile="$PROFILE"
+  start_server sched="$pol" profile="$PROFILE" "${EXTRA[@]}"
   fio --output-format=json --output="$WORK/$pol.json" \
     --ioengine=nbd --uri="nbd+unix:///?socket=$SOCK" \
     --time_based --runtime="$RUNTIME" --size="$SIZE" --group_reporting \
-    --name=writer --rw=write --bs=1M --iodepth=4 \
+    --name=writer --rw=write --bs="$WRITE_BS" --iodepth=4 \
     --name=readers --new_group --rw=randread --bs=4k --iodepth=1 --numjobs=4 \
     >/dev/null || die "fio failed under $pol"
   stop_server
@@ -49,11 +62,11 @@ for pol in $POLICIES; do
   echo "| $pol | $(ms "$p50") | $(ms "$p99") | $(ms "$max") | $iops | $(mbs "$wbw") |" >> "$TABLE"
   tail -1 "$TABLE"
   cp "$TRACE" "$WORK/wr-$pol.csv"
-  gzip -c "$TRACE" > "$OUTDIR/wr-$pol.csv.gz"
+  gzip -c "$TRACE" > "$OUTDIR/wr-$pol$SUFFIX.csv.gz"
   panels+=("$pol=$WORK/wr-$pol.csv")
 done
 
-if command -v gnuplot >/dev/null; then
+if [ -z "$SUFFIX" ] && command -v gnuplot >/dev/null; then
   "$PLOT" -o "$OUTDIR/heads-writer-readers.png" --from 5 --to 7 --unit GiB \
     --ymax "$(python3 -c "import sys; s=sys.argv[1]; print(float(s[:-1]) if s[-1] in 'Gg' else float(s) / 2**30)" "$SIZE")" \
     --title "writer + 4 readers, $PROFILE: head position, 2 s window" \
@@ -84,13 +97,14 @@ fi
   echo "# Writer against readers ($PROFILE, ${RUNTIME}s, $(date -u +%Y-%m-%d))"
   echo
   echo "Produced by \`bench/sched-writer-readers.sh\`: one writer (rw=write"
-  echo "bs=1M iodepth=4) and four readers (rw=randread bs=4k iodepth=1), each"
-  echo "on its own NBD connection, over a $SIZE image.  Reader latencies are"
-  echo "fio's completion latencies over all four readers."
+  echo "bs=$WRITE_BS iodepth=4) and four readers (rw=randread bs=4k iodepth=1),"
+  echo "each on its own NBD connection, over a $SIZE image.  Reader latencies"
+  echo "are fio's completion latencies over all four readers."
+  [ -n "${SERVER_ARGS:-}" ] && { echo; echo "hddsim parameters: $SERVER_ARGS"; }
   echo
   cat "$TABLE"
   echo
   [ -n "$verdict" ] && echo "$verdict"
-} > "$OUTDIR/writer-readers.md"
+} > "$OUTDIR/writer-readers$SUFFIX.md"
 [ -n "$verdict" ] && echo "$verdict"
-echo "wrote $OUTDIR/writer-readers.md"
+echo "wrote $OUTDIR/writer-readers$SUFFIX.md"

@@ -101,7 +101,7 @@ fuzz_drive (const struct hdd_params *p, uint64_t seed)
   hdd_free (d);
 }
 
-static const struct engine_hooks no_hooks = { NULL, NULL };
+static const struct engine_hooks no_hooks = { .started = NULL };
 
 void
 fuzz_engine (const struct setup *s)

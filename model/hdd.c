@@ -846,6 +846,12 @@ hdd_head_offset (const struct hdd *d)
 }
 
 uint64_t
+hdd_max_transfer (const struct hdd *d)
+{
+  return d->p.max_transfer;
+}
+
+uint64_t
 hdd_write_cache_bytes (const struct hdd *d)
 {
   return d->p.kind == KIND_FIXED ? 0 : d->cache.cache_sectors * SECTOR;

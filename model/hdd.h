@@ -83,6 +83,12 @@ struct hdd_profile {
   const char *name;
   const char *description;
   const struct hdd_profile_value *values;   /* NULL key terminates */
+  /* The drive's real command size (its source in the values'
+   * max-transfer entry): the built-in profiles default to 0
+   * (unlimited) until the split is measured in a guest (issue 16),
+   * and a user opts in with max-transfer= this.
+   */
+  const char *max_transfer_real;
 };
 
 /* The profile used when none is named. */
@@ -114,6 +120,8 @@ extern int hdd_params_validate (const struct hdd_params *,
 extern const char *hdd_params_profile_name (const struct hdd_params *);
 /* The drive's capacity in bytes: what an image may hold at most. */
 extern uint64_t hdd_params_capacity (const struct hdd_params *);
+/* The largest transfer of one command (max-transfer=; 0 = unlimited). */
+extern uint64_t hdd_params_max_transfer (const struct hdd_params *);
 /* Whether the drive has platters (false for profile=fixed). */
 extern bool hdd_params_rotates (const struct hdd_params *);
 extern void hdd_params_print_help (FILE *fp);
@@ -201,6 +209,9 @@ extern uint64_t hdd_write_cache_bytes (const struct hdd *);
  * policies that sweep.
  */
 extern uint64_t hdd_head_offset (const struct hdd *);
+
+/* max-transfer= of the drive's parameters (0 = unlimited). */
+extern uint64_t hdd_max_transfer (const struct hdd *);
 
 /* Bytes not yet on the media (volatile write cache), including a
  * destage write still under way, as of the latest time the drive was

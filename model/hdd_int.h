@@ -216,6 +216,12 @@ struct hdd_params {
    * interface".  Off by default.
    */
   uint64_t write_bus;           /* 1: as DiskSim (mech.c bus_write_track) */
+
+  /* The largest transfer one command carries (bytes, a multiple of
+   * SECTOR; 0 = unlimited): the engine serves a longer request as
+   * consecutive commands (sched/engine.c).
+   */
+  uint64_t max_transfer;
 };
 
 /* ---- geometry.c ---- */

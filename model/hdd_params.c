@@ -174,6 +174,11 @@ static const struct param_desc hdd_param_table[] = {
     "interface (from the end of the command overhead, one sector at a "
     "time) when the head reaches it, else on its next pass (DiskSim's); "
     "0: the data need only be in by the write's end" },
+  /* The command size (sched/engine.c splits longer requests). */
+  { "max-transfer", PARAM_SIZE, FIELD(max_transfer), 0, UINT64_C(1) << 40,
+    NULL, "largest transfer of one command, a multiple of 512 (0 = "
+    "unlimited): a longer read, write or zero is served as consecutive "
+    "commands" },
   { NULL },
 };
 
@@ -556,6 +561,12 @@ hdd_params_capacity (const struct hdd_params *p)
   return p->capacity;
 }
 
+uint64_t
+hdd_params_max_transfer (const struct hdd_params *p)
+{
+  return p->max_transfer;
+}
+
 bool
 hdd_params_rotates (const struct hdd_params *p)
 {
@@ -583,6 +594,12 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
 int
 params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
+  /* A command carries whole sectors, whatever the drive. */
+  if (p->max_transfer % SECTOR != 0) {
+    snprintf (err, errlen, "max-transfer=%" PRIu64 ": not a multiple of "
+              "the %d-byte sector (0 = unlimited)", p->max_transfer, SECTOR);
+    return -1;
+  }
   if (p->kind == KIND_FIXED)
     return 0;
   if (p->write_settle_neg && p->position_rule != POSITION_DISKSIM) {

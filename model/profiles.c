@@ -12,6 +12,16 @@
 
 #include "hdd.h"
 
+/* The command size of each drive (max-transfer_real of its profile,
+ * not its default: see the max-transfer entries below).
+ */
+#define MT_ATA28 "ATA 28-bit LBA: READ/WRITE DMA carry at most 256 " \
+  "sectors (a sector count of 0 means 256), Linux libata's " \
+  "ATA_MAX_SECTORS; its 78,125,000 LBAs fit 28-bit addresses"
+#define MT_SATA "Linux's default max_sectors_kb for a SATA disk " \
+  "(BLK_DEF_MAX_SECTORS, 2560 sectors, since 4.4); the drive's 48-bit " \
+  "commands would carry up to 65,536 sectors"
+
 static const struct hdd_profile_value st340014a_values[] = {
   { "capacity", "40000000000",
     "78,125,000 LBAs: Linux libata boot log of an ST340014A (fw 3.16)" },
@@ -42,6 +52,8 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "cache-segments", "8", "estimate: ATA drives of the period split "
     "the buffer into a handful of adaptive segments" },
   { "readahead", "256K", "estimate: one segment" },
+  { "max-transfer", "0", "unlimited until the split is measured in a "
+    "guest (issue 16); the drive's command, max-transfer=128K: " MT_ATA28 },
   { NULL },
 };
 
@@ -73,6 +85,9 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
   { "cache-size", "128M", "spec sheet: 128 MB cache" },
   { "cache-segments", "32", "estimate" },
   { "readahead", "1M", "estimate" },
+  { "max-transfer", "0", "unlimited until the split is measured in a "
+    "guest (issue 16); the drive's command, max-transfer=1280K: "
+    MT_SATA },
   { NULL },
 };
 
@@ -99,6 +114,9 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "cache-size", "16M", "spec sheet: 16 MB cache" },
   { "cache-segments", "16", "estimate" },
   { "readahead", "512K", "estimate" },
+  { "max-transfer", "0", "unlimited until the split is measured in a "
+    "guest (issue 16); the drive's command, max-transfer=1280K: "
+    MT_SATA },
   { NULL },
 };
 
@@ -109,20 +127,21 @@ static const struct hdd_profile_value fixed_values[] = {
 
 static const struct hdd_profile st340014a = {
   "st340014a", "Seagate Barracuda 7200.7 ST340014A, 40 GB, 7200 rpm, "
-  "2 MB cache, ATA-100 (2003)", st340014a_values,
+  "2 MB cache, ATA-100 (2003)", st340014a_values, "128K",
 };
 static const struct hdd_profile st4000nm0033 = {
   "st4000nm0033", "Seagate Constellation ES.3 ST4000NM0033, 4 TB, "
   "7200 rpm enterprise SATA, 128 MB cache, 6 Gb/s (2013)",
-  st4000nm0033_values,
+  st4000nm0033_values, "1280K",
 };
 static const struct hdd_profile st500lt012 = {
   "st500lt012", "Seagate Momentus Thin ST500LT012, 500 GB, 5400 rpm "
   "2.5\" laptop, 16 MB cache, SATA 3 Gb/s (2012)", st500lt012_values,
+  "1280K",
 };
 static const struct hdd_profile fixed = {
   "fixed", "no mechanics: every request takes service= (default 1ms)",
-  fixed_values,
+  fixed_values, "0",
 };
 
 const struct hdd_profile *const hdd_profile_list[] = {

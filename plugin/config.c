@@ -6,6 +6,7 @@
  * hddsim-replay uses too.
  */
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
+#include "../common/param.h"
 #include "../common/param_table.h"
 #include "config.h"
 #include "powercut.h"
@@ -48,6 +50,10 @@ static const struct pt_def plugin_params[] = {
     .help = "wait at SCHED_FIFO priority (auto: where permitted)" },
   { .key = "host-sync", .type = PT_BOOL, .offset = CFG(host_sync),
     .def = true, .help = "fdatasync the image on flush and FUA" },
+  { .key = "nbd-max-block", .type = PT_STRING,
+    .offset = CFG(nbd_max_block_arg), .metavar = "auto|off|SIZE",
+    .help = "advertise an NBD maximum block size: the drive's "
+    "max-transfer (auto) or SIZE (default off: see the manual)" },
   { .key = "powercut", .type = PT_STRING, .offset = CFG(powercut),
     .metavar = "TRIGGER",
     .help = "cut the power: at:DURATION (modeled), after-writes:N, "
@@ -90,6 +96,43 @@ config_set (const char *key, const char *value)
   return r == 0 ? 0 : -1;
 }
 
+/* The NBD protocol's preferred block size, which nbdkit's block_size
+ * callback must not exceed with the maximum.
+ */
+#define NBD_PREFERRED 4096
+
+/* nbd-max-block=: off (the default), auto (the drive's max-transfer,
+ * none when that is unlimited) or a size.  Off by default because the
+ * NBD maximum alone makes a client such as QEMU split a large request
+ * itself and send the pieces one after another, which serves the drive
+ * worse than one request the engine splits (docs/schedulers.md).
+ */
+static int
+resolve_nbd_max_block (char *err, size_t errlen)
+{
+  const char *arg = config.nbd_max_block_arg;
+  uint64_t v;
+
+  if (!arg || strcmp (arg, "off") == 0)
+    v = 0;
+  else if (strcmp (arg, "auto") == 0)
+    v = hdd_params_max_transfer (config.setup.hdd);
+  else if (parse_size (arg, &v) == -1 || v == 0) {
+    snprintf (err, errlen, "nbd-max-block=%s: expected auto, off or a "
+              "size (e.g. 128K)", arg);
+    return -1;
+  }
+  if (v != 0 && (v < NBD_PREFERRED || v > UINT32_MAX)) {
+    snprintf (err, errlen, "nbd-max-block=%s: %" PRIu64 " bytes%s; the NBD "
+              "maximum block size must be %d to %" PRIu32 " bytes", arg, v,
+              strcmp (arg, "auto") == 0 ? " (the drive's max-transfer)" : "",
+              NBD_PREFERRED, UINT32_MAX);
+    return -1;
+  }
+  config.nbd_max_block = (uint32_t) v;
+  return 0;
+}
+
 int
 config_finish (void)
 {
@@ -101,6 +144,7 @@ config_finish (void)
     return -1;
   }
   if (setup_finish (&config.setup, err, sizeof err) == -1
+      || resolve_nbd_max_block (err, sizeof err) == -1
       || powercut_parse (config.powercut, config.setup.seed,
                          err, sizeof err) == -1) {
     nbdkit_error ("%s", err);
@@ -156,5 +200,6 @@ config_dump_plugin (FILE *fp)
     fprintf (fp, "hddsim_policy_%s=%s\n", policy_list[i]->name,
              policy_list[i]->description);
   pt_print_defaults (plugin_params, "hddsim_default_", fp);
+  fprintf (fp, "hddsim_default_nbd_max_block=off\n");
   setup_print_defaults ("hddsim_default_", fp);
 }

@@ -15,6 +15,8 @@ struct config {
   bool host_sync;               /* fdatasync the image on flush and FUA */
   char *trace;
   char *stats;
+  char *nbd_max_block_arg;      /* nbd-max-block=: auto, off or a size */
+  uint32_t nbd_max_block;       /* advertised maximum; 0: none */
   char *powercut;               /* powercut=, parsed by powercut.c */
   bool powercut_exit;
   struct setup setup;           /* drive, policy and their tunables */

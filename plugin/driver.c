@@ -129,6 +129,41 @@ writes_data (enum io_op op)
   return op == IO_WRITE || op == IO_ZERO || op == IO_TRIM;
 }
 
+/* powercut=: the data of 'part' of f's request (all of it, or one of
+ * its commands), served from 'start' to 'done', reaches the image,
+ * after the store has kept what the media still needs.  After a part
+ * has failed the rest are not written: the request fails.
+ */
+static void
+apply_part (struct flight *f, const struct io *part, uint64_t start,
+            uint64_t done)
+{
+  if (f->status == -1)
+    return;
+  if (media_before_write (part->op, part->offset, part->length, part->fua,
+                          start, done) == -1) {
+    f->err = errno;
+    f->status = -1;
+    if (f->err == ENOSPC && part->op == IO_TRIM) {
+      /* A trim is advisory: not doing it loses nothing. */
+      nbdkit_debug ("powercut: trim of %" PRIu64 " bytes at %" PRIu64
+                    " not done: larger than the pre-image store's room",
+                    part->length, part->offset);
+      f->status = 0;
+    }
+    else if (f->err == ENOSPC)
+      nbdkit_error ("powercut: a %s of %" PRIu64 " bytes at offset %"
+                    PRIu64 " does not fit the pre-image store (%" PRIu64
+                    " sectors); it fails with ENOSPC",
+                    io_op_name (part->op), part->length, part->offset,
+                    media_store_capacity ());
+    return;
+  }
+  f->status = f->data (f->arg, part->offset - f->req.io.offset,
+                       part->length);
+  f->err = errno;
+}
+
 /* powercut=: the data of a write, zero or trim reaches the image as
  * the model serves it, in its order, after the store has kept what
  * the media still needs (media.h).  Lock held.
@@ -153,27 +188,24 @@ apply_served (struct flight *f)
   }
   if (r->io.op != IO_TRIM)
     powercut_write_served (r->done);
-  if (media_before_write (r->io.op, r->io.offset, r->io.length, r->io.fua,
-                          r->start, r->done) == -1) {
-    f->err = errno;
-    f->status = -1;
-    if (f->err == ENOSPC && r->io.op == IO_TRIM) {
-      /* A trim is advisory: not doing it loses nothing. */
-      nbdkit_debug ("powercut: trim of %" PRIu64 " bytes at %" PRIu64
-                    " not done: larger than the pre-image store's room",
-                    r->io.length, r->io.offset);
-      f->status = 0;
-    }
-    else if (f->err == ENOSPC)
-      nbdkit_error ("powercut: a %s of %" PRIu64 " bytes at offset %"
-                    PRIu64 " does not fit the pre-image store (%" PRIu64
-                    " sectors); it fails with ENOSPC",
-                    io_op_name (r->io.op), r->io.length, r->io.offset,
-                    media_store_capacity ());
-    return;
-  }
-  f->status = f->data (f->arg);
-  f->err = errno;
+  /* A split request's parts went with its commands (on_command). */
+  if (r->ncmds == 1)
+    apply_part (f, &r->io, r->start, r->done);
+}
+
+/* powercut=: command c of a split write or zero has been served: its
+ * part of the data reaches the image now, before the model serves the
+ * next command, as an unsplit request's does after its own serve.
+ * Lock held.
+ */
+static void
+on_command (struct req *r, const struct req *c, void *opaque)
+{
+  struct flight *f = r->user;
+
+  (void) opaque;
+  if (drv.powercut && f->deferred && !atomic_load (&power_off))
+    apply_part (f, &c->io, c->start, c->done);
 }
 
 static void
@@ -222,7 +254,21 @@ on_completed (struct req *r, void *opaque)
 static const struct engine_hooks hooks = {
   .started = on_started,
   .completed = on_completed,
+  .command = on_command,
 };
+
+/* Is a worker waiting for the completion of what is on the drive?
+ * Its worker times a request's completion; a command of a request
+ * split into several (sched/engine.c) is timed by nobody but the
+ * dispatcher, except the last, which is its request's completion.
+ */
+static bool
+worker_times (const struct req *serving)
+{
+  const struct req *r = serving->parent ? serving->parent : serving;
+
+  return r->state == REQ_SERVING && !((struct flight *) r->user)->orphaned;
+}
 
 /* When the dispatcher must next advance the engine (see the top of
  * this file); lock held.
@@ -235,7 +281,7 @@ dispatcher_work (void)
 
   if (atomic_load (&power_off))
     return ENGINE_NEVER;
-  if (serving && !((struct flight *) serving->user)->orphaned)
+  if (serving && worker_times (serving))
     return cut;
   return cut < engine_next_event (drv.engine)
     ? cut : engine_next_event (drv.engine);
@@ -554,7 +600,9 @@ flight_new (const struct io *io, uint32_t conn)
   return f;
 }
 
-/* Queue f; -1 if the power is off (by now). */
+/* Queue f: 0, or an errno: EIO if the power is off (by now), ENOMEM
+ * if there is no memory for the request's commands.
+ */
 static int
 submit (struct flight *f)
 {
@@ -567,10 +615,13 @@ submit (struct flight *f)
     advance (now);
   if (atomic_load (&power_off)) {
     pthread_mutex_unlock (&drv.lock);
-    return -1;
+    return EIO;
   }
   f->req.id = drv.next_id++;
-  engine_submit (drv.engine, &f->req, now);
+  if (engine_submit (drv.engine, &f->req, now) == -1) {
+    pthread_mutex_unlock (&drv.lock);
+    return ENOMEM;
+  }
   /* An idle drive starts this request now, without a thread hop. */
   advance (now);
   wake = dispatcher_must_wake ();
@@ -747,7 +798,7 @@ give_up (struct flight *f, struct handback *hb, int waited)
 
 int
 driver_request (const struct io *io, uint32_t conn, struct handback *hb,
-                driver_data_fn data, driver_data_fn sync, void *arg)
+                driver_data_fn data, driver_sync_fn sync, void *arg)
 {
   struct flight *f;
   uint64_t delivered;
@@ -766,14 +817,19 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   f->data = data;
   f->arg = arg;
 
-  if (submit (f) == -1) {
+  err = submit (f);
+  if (err) {
+    if (err == ENOMEM)
+      nbdkit_error ("%s of %" PRIu64 " bytes: no memory for its %" PRIu64
+                    "-byte commands (max-transfer=)", io_op_name (io->op),
+                    io->length, hdd_max_transfer (drv.hdd));
     flight_free (f);
     handback_leave (hb, should_abort (hb));
-    errno = EIO;
+    errno = err;
     return -1;
   }
   if (!f->deferred) {
-    status = data (arg);
+    status = data (arg, 0, io->length);
     err = errno;
     if (status == 0 && sync) {
       status = sync (arg);

@@ -39,13 +39,18 @@ extern int driver_start (const struct driver_config *);
 extern int driver_after_fork (void);
 extern void driver_stop (void);
 
-/* Outcome of the data I/O, reported by the callback. */
-typedef int (*driver_data_fn) (void *arg);
+/* The data I/O of bytes [skip, skip+length) of a request (the whole
+ * of it, or with powercut= one command of a split write or zero, see
+ * driver_request); its outcome.
+ */
+typedef int (*driver_data_fn) (void *arg, uint64_t skip, uint64_t length);
+/* A FUA request's host durability, after its data. */
+typedef int (*driver_sync_fn) (void *arg);
 
 struct handback;
 
 /* Serve one request of connection 'conn' (hb: its handback_open
- * state): queue it at the current time, run data(arg) for the real
+ * state): queue it at the current time, run data(arg, 0, length) for the real
  * I/O, then sync(arg) if not NULL (the host durability of a FUA
  * write, never under the driver's lock), wait for the modeled
  * completion.  Returns their result, or -1 with errno ESHUTDOWN if
@@ -54,12 +59,16 @@ struct handback;
  *
  * With powercut= the data of writes, zeroes and trims reaches the
  * image when the model serves the request, in the order it serves
- * them (media.h), under the driver's lock: data(arg) then runs in
- * whichever thread dispatches it.
+ * them (media.h), under the driver's lock: data() then runs in
+ * whichever thread dispatches it.  A write or zero split into commands
+ * (max-transfer=) reaches it command by command, each part as the
+ * model serves that command, so that every media write the model
+ * reports carries what the image holds (or, for the command being
+ * served, is about to hold).
  */
 extern int driver_request (const struct io *io, uint32_t conn,
                            struct handback *hb, driver_data_fn data,
-                           driver_data_fn sync, void *arg);
+                           driver_sync_fn sync, void *arg);
 
 /* The power has been cut: new connections are refused. */
 extern bool driver_power_is_off (void);

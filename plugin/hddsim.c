@@ -92,17 +92,38 @@ hddsim_cleanup (void)
   image_close ();
 }
 
-/* --dump-plugin output is key=value lines: hddsim_profiles= and one
- * hddsim_profile_NAME=DESCRIPTION line per built-in profile.
+/* A built-in profile's max-transfer (unlimited if it sets none). */
+static const char *
+profile_max_transfer (const struct hdd_profile *p)
+{
+  const struct hdd_profile_value *v;
+
+  for (v = p->values; v->key; v++)
+    if (strcmp (v->key, "max-transfer") == 0)
+      return v->value;
+  return "0";
+}
+
+/* --dump-plugin output is key=value lines: hddsim_profiles=, one
+ * hddsim_profile_NAME=DESCRIPTION line per built-in profile and one
+ * hddsim_max_transfer_NAME=SIZE (its default, 0: unlimited), which
+ * nbd-max-block=auto would advertise, and one
+ * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
+ * opt in with max-transfer=SIZE.
  */
 static void
 dump_profiles (void)
 {
   size_t i;
 
-  for (i = 0; hdd_profile_list[i]; i++)
+  for (i = 0; hdd_profile_list[i]; i++) {
     printf ("hddsim_profile_%s=%s\n", hdd_profile_list[i]->name,
             hdd_profile_list[i]->description);
+    printf ("hddsim_max_transfer_%s=%s\n", hdd_profile_list[i]->name,
+            profile_max_transfer (hdd_profile_list[i]));
+    printf ("hddsim_max_transfer_real_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->max_transfer_real);
+  }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)
     printf ("%s%s", i ? "," : "", hdd_profile_list[i]->name);
@@ -181,6 +202,25 @@ hddsim_is_rotational (void *handle)
   return hdd_params_rotates (config.setup.hdd);
 }
 
+/* nbd-max-block= (config.c): the NBD maximum block size, or no
+ * constraints at all (nbdkit's "no information": a client then
+ * assumes minimum 1, preferred 4096).
+ */
+static int
+hddsim_block_size (void *handle, uint32_t *minimum, uint32_t *preferred,
+                   uint32_t *maximum)
+{
+  (void) handle;
+  if (config.nbd_max_block == 0) {
+    *minimum = *preferred = *maximum = 0;
+    return 0;
+  }
+  *minimum = 1;
+  *preferred = 4096;
+  *maximum = config.nbd_max_block;
+  return 0;
+}
+
 static int
 hddsim_can_fua (void *handle)
 {
@@ -200,16 +240,19 @@ struct data_op {
 };
 
 static int
-do_data (void *arg)
+do_data (void *arg, uint64_t skip, uint64_t length)
 {
   const struct data_op *d = arg;
+  char *buf = d->buf ? (char *) d->buf + skip : NULL;
+  uint32_t count = (uint32_t) length;
+  uint64_t offset = d->offset + skip;
 
   switch (d->op) {
-  case IO_READ: return image_pread (d->buf, d->count, d->offset);
-  case IO_WRITE: return image_pwrite (d->buf, d->count, d->offset);
+  case IO_READ: return image_pread (buf, count, offset);
+  case IO_WRITE: return image_pwrite (buf, count, offset);
   case IO_FLUSH: return image_flush ();
-  case IO_TRIM: return image_trim (d->count, d->offset);
-  case IO_ZERO: return image_zero (d->count, d->offset);
+  case IO_TRIM: return image_trim (count, offset);
+  case IO_ZERO: return image_zero (count, offset);
   }
   return 0;
 }
@@ -295,6 +338,7 @@ static struct nbdkit_plugin plugin = {
   .can_multi_conn = hddsim_can_true,
   .is_rotational = hddsim_is_rotational,
   .can_fua = hddsim_can_fua,
+  .block_size = hddsim_block_size,
   .pread = hddsim_pread,
   .pwrite = hddsim_pwrite,
   .flush = hddsim_flush,

@@ -54,6 +54,24 @@
  * request outstanding has rounds of one; a writer with four has rounds
  * of four.
  *
+ * Rounds are bounded by bytes as well (cfq-quantum-bytes; a round
+ * always takes its first request).  Linux's CFQ needs no such bound:
+ * the block layer has split every request at the device's max_sectors
+ * before CFQ sees it, so its quantum of 8 holds the drive for at most
+ * 8 x max_sectors_kb.  Here a request is split only if the drive has a
+ * max-transfer (engine.c); without one, a client's requests arrive as
+ * they were sent (QEMU merges a guest's writeback into NBD writes of
+ * up to 9 MiB), and 8 of them held the drive for hundreds of
+ * milliseconds, during which neither the slice nor a preemption could
+ * act.  Bytes rather than time: the time of a round is only known once
+ * it is served (each request's cost depends on the cache and the head
+ * the previous one left), and bytes are what Linux bounds.  A value to
+ * set is 4M, the quantum times 512 KiB, Linux's default max_sectors_kb
+ * before 4.4 (BLK_DEF_MAX_SECTORS 1024 sectors), which binds only where
+ * the request size is not already bounded below it.  The default is 0,
+ * unlimited, as Linux's CFQ, until the bound is measured in a guest
+ * (issue 16): timelines stay as they were without it.
+ *
  * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
  * out of CFQ: a flush has no position to sort, no think time and no
  * request after it to idle for, so counting it in its connection's sync
@@ -90,6 +108,7 @@ struct cfq_tunables {
   uint64_t slice_async_rq;
   uint64_t slice_idle;
   uint64_t quantum;
+  uint64_t quantum_bytes;       /* bytes per dispatch round; 0: no bound */
   uint64_t fifo_expire_sync;
   uint64_t fifo_expire_async;
   uint64_t back_seek_max;       /* bytes */
@@ -118,6 +137,11 @@ static const struct pt_def cfq_params[] = {
   { .key = "cfq-quantum", .type = PT_UINT, .offset = TUN(quantum),
     .min = 1, .max = 1024, .def = 8,
     .help = "requests per dispatch round" },
+  { .key = "cfq-quantum-bytes", .type = PT_SIZE,
+    .offset = TUN(quantum_bytes), .min = 0, .max = UINT64_C(1) << 40,
+    .def = 0,
+    .help = "bytes per dispatch round (its first request whatever its "
+    "size; 0 = unlimited)" },
   { .key = "cfq-fifo-expire-sync", .type = PT_DURATION,
     .offset = TUN(fifo_expire_sync), .min = 1, .max = HOUR, .def = 125 * MS,
     .help = "sync request expiry" },
@@ -456,19 +480,30 @@ elevator (struct cfq_data *cfqd, struct cfqq *q, uint64_t head)
   return RB_MIN (req_tree, &q->sorted);  /* wrap: one long back seek */
 }
 
-/* What the active queue q serves next, or NULL if it cannot. */
+/* What the active queue q serves next, or NULL if it cannot;
+ * *expired: it is the expired request FIFO expiry serves.
+ */
 static struct req *
-cfqq_next (struct cfq_data *cfqd, struct cfqq *q, uint64_t head, uint64_t now)
+cfqq_next (struct cfq_data *cfqd, struct cfqq *q, uint64_t head, uint64_t now,
+           bool *expired)
 {
   struct req *r = TAILQ_FIRST (&q->fifo);
 
+  *expired = false;
   if (!r)
     return NULL;
   if (!q->fifo_served && r->deadline <= now) {
-    q->fifo_served = true;
+    *expired = true;
     return r;
   }
   return elevator (cfqd, q, head);
+}
+
+/* The bytes r moves, for cfq-quantum-bytes: a trim moves none. */
+static uint64_t
+req_bytes (const struct req *r)
+{
+  return r->io.op == IO_TRIM ? 0 : r->io.length;
 }
 
 static void
@@ -547,19 +582,29 @@ do_preempt (struct cfq_data *cfqd, uint64_t now)
  * by FIFO expiry and the elevator, go to the "driver" at once and are
  * served in that order whatever happens meanwhile (the slice ends, a
  * sync request preempts): requests in the driver cannot be recalled.
- * An async queue that has used its dispatch allowance stops early.
- * Returns the number of requests moved to cfqd->dispatch.
+ * An async queue that has used its dispatch allowance stops early, and
+ * a round stops before a request that would take it past
+ * cfq-quantum-bytes (if set).  Returns the number of requests moved to
+ * cfqd->dispatch.
  */
 static unsigned
 dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
                 uint64_t now)
 {
   uint64_t head = cfqd->have_pos ? cfqd->pos : hdd_head_offset (hdd);
+  uint64_t bytes = 0;
   unsigned n = 0;
   struct req *r;
+  bool expired;
 
   while (n < cfqd->tun.quantum && !async_used (cfqd, q)
-         && (r = cfqq_next (cfqd, q, head, now)) != NULL) {
+         && (r = cfqq_next (cfqd, q, head, now, &expired)) != NULL) {
+    if (n > 0 && cfqd->tun.quantum_bytes
+        && bytes + req_bytes (r) > cfqd->tun.quantum_bytes)
+      break;
+    bytes += req_bytes (r);
+    if (expired)
+      q->fifo_served = true;
     if (!q->slice_started) {
       q->slice_started = true;
       q->slice_end = now + q->slice_len;

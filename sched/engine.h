@@ -26,13 +26,25 @@
 
 struct engine;
 
+/* The hooks see the requests submitted; only the command hook sees the
+ * commands a request longer than the drive's max-transfer is split
+ * into (engine.c).
+ */
 struct engine_hooks {
-  /* r is now on the drive; r->start, r->done and r->cost are set. */
+  /* r (its last command) is now on the drive; r->start (its first
+   * command's), r->done and r->cost (its commands' sum) are set.
+   */
   void (*started) (struct req *r, void *opaque);
   /* r's modeled completion r->done has been reached; the engine has
    * let go of r.
    */
   void (*completed) (struct req *r, void *opaque);
+  /* Optional: command c of r, split into commands, has been served by
+   * the model (c->start, c->done and c->cost set); it comes before r's
+   * started hook, with its last command too.  For a submitter whose
+   * data must reach storage in the model's order (powercut=).
+   */
+  void (*command) (struct req *r, const struct req *c, void *opaque);
 };
 
 /* The engine uses, but does not own, the drive. */
@@ -47,14 +59,18 @@ extern void engine_free (struct engine *);
  * go backwards and must come after every 'now' already given to
  * engine_advance (they are nudged 1 ns past it otherwise, so that a
  * decision already taken at t never misses a request that arrived at
- * t).  r->arrival holds the time used.
+ * t).  r->arrival holds the time used.  A request longer than the
+ * drive's max-transfer is queued as consecutive commands (engine.c).
+ * 0, or -1 (errno ENOMEM) if there is no memory for its commands: then
+ * nothing has changed.
  */
-extern void engine_submit (struct engine *, struct req *r, uint64_t arrival);
+extern int engine_submit (struct engine *, struct req *r, uint64_t arrival);
 
 /* For a replayed timeline: run every event before 'arrival', then
- * submit r at exactly 'arrival' (so it is not nudged).
+ * submit r at exactly 'arrival' (so it is not nudged).  Returns what
+ * engine_submit returns.
  */
-extern void engine_arrive (struct engine *, struct req *r, uint64_t arrival);
+extern int engine_arrive (struct engine *, struct req *r, uint64_t arrival);
 
 /* Modeled time of the next event (a completion or a decision), or
  * ENGINE_NEVER if nothing can happen before the next arrival.
@@ -65,15 +81,18 @@ extern uint64_t engine_next_event (const struct engine *);
 extern void engine_advance (struct engine *, uint64_t now);
 
 /* Withdraw r (its client went away).  Returns 0 if r was withdrawn,
- * -1 if it is already on the drive: then it completes as modeled (the
- * actuator cannot be recalled) and the completed hook still runs.
+ * -1 if it (one of its commands) is already on the drive: then it
+ * completes as modeled (the actuator cannot be recalled), its other
+ * commands withdrawn, and the completed hook still runs.
  */
 extern int engine_cancel (struct engine *, struct req *r);
 
-/* Requests submitted and not yet completed. */
+/* Requests submitted and not yet completed (a split request counts
+ * once).
+ */
 extern uint32_t engine_pending (const struct engine *);
-/* The request on the drive (between its started and completed hooks),
- * or NULL.
+/* The request or command on the drive, or NULL (a command's 'user'
+ * is its request's).
  */
 extern struct req *engine_serving (const struct engine *);
 

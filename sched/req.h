@@ -32,6 +32,17 @@ struct req {
   uint32_t queue_len;           /* requests in the engine at arrival */
   struct hdd_cost cost;
 
+  /* A request longer than the drive's max-transfer is served as
+   * consecutive commands, each a struct req of its own that the
+   * policies see (engine.c).  The request's start is its first
+   * command's, its done its last command's, its cost their sum.
+   */
+  uint32_t ncmds;               /* commands it is served as (1: itself) */
+  uint32_t cmds_undispatched;   /* of those, not yet on the drive */
+  uint32_t cmds_left;           /* not yet completed or withdrawn */
+  struct req *cmds;             /* its commands, or NULL */
+  struct req *parent;           /* a command: the request it serves */
+
   /* Engine linkage (waiting list). */
   TAILQ_ENTRY(req) engine_link;
 

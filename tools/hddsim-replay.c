@@ -828,8 +828,13 @@ issue (struct replay *rp, struct slot *s)
 
   if (rp->limit && wait_for_room (rp, s, t) == -1)
     return -1;
+  if (engine_arrive (rp->engine, &s->req, t) == -1) {
+    fprintf (stderr, "hddsim-replay: %s:%lu: request %" PRIu64 ": no "
+             "memory for its commands (max-transfer=)\n", rp->trace,
+             s->line, s->req.id);
+    return -1;
+  }
   rp->inflight++;
-  engine_arrive (rp->engine, &s->req, t);
   return 0;
 }
 
@@ -958,8 +963,8 @@ replay_disksim (struct replay *rp)
 static int
 run (struct replay *rp)
 {
-  static const struct engine_hooks no_hooks = { NULL, NULL };
-  static const struct engine_hooks hooks = { NULL, completed };
+  static const struct engine_hooks no_hooks = { .started = NULL };
+  static const struct engine_hooks hooks = { .completed = completed };
   char err[HDD_ERRLEN];
   struct hdd *hdd = hdd_new (rp->setup.hdd, rp->size, rp->setup.seed,
                              err, sizeof err);

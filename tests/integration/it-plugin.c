@@ -357,20 +357,25 @@ END_TEST
  * host's threads woke up.  Each policy twice: on the default drive,
  * and on a drive imported from DiskSim's parameters (the validated
  * ST32171W, whose fast writes, zone table and slips take other paths
- * of the model).
+ * of the model).  Two 640 KiB writes per connection are five commands
+ * each on the default drive with its real command size
+ * (max-transfer=128K, set: the default is unlimited), which the replay
+ * must split the same way; the DiskSim drive has no limit.
  */
 START_TEST (test_replay_equals_live)
 {
   const struct policy_ops *ops = policy_list[_i / 2];
   char sched_arg[64], profile_arg[PATH_MAX + 16], cmd[PATH_MAX + 1024];
   char *parv = realpath ("tests/data/disksim/barracuda.parv", NULL);
-  const char *params[] = { sched_arg, "seed=7", _i % 2 ? profile_arg : NULL,
+  const char *params[] = { sched_arg, "seed=7",
+                           _i % 2 ? profile_arg : "max-transfer=128K",
                            NULL };
   const char *tools = getenv ("HDDSIM_TOOLS");
   struct server s;
   struct nbd_handle *nbd[2];
   static struct batch b[2];
   uint8_t wbuf[8192];
+  static uint8_t big[640 * 1024];
   int c, i;
 
   ck_assert_ptr_nonnull (tools);
@@ -389,6 +394,10 @@ START_TEST (test_replay_equals_live)
                                         (uint64_t) (i * 1237 + c) * 8192
                                         % (IMAGE_BYTES / 2) + IMAGE_BYTES / 2,
                                         NBD_NULL_COMPLETION, 0), 0);
+    for (i = 0; i < 2; i++)
+      ck_assert_int_gt (nbd_aio_pwrite (nbd[c], big, sizeof big,
+                                        (uint64_t) (2 * c + i) * 8 * 1024
+                                        * 1024, NBD_NULL_COMPLETION, 0), 0);
   }
   for (c = 0; c < 2; c++) {
     wait_reads (nbd[c], &b[c]);
@@ -400,10 +409,9 @@ START_TEST (test_replay_equals_live)
   }
   server_stop (&s, NULL);
   snprintf (cmd, sizeof cmd, "'%s/hddsim-replay' --check '%s' size=%llu "
-            "sched=%s seed=7%s%s%s", tools, s.trace,
+            "sched=%s seed=7 '%s'", tools, s.trace,
             (unsigned long long) IMAGE_BYTES, ops->name,
-            _i % 2 ? " '" : "", _i % 2 ? profile_arg : "",
-            _i % 2 ? "'" : "");
+            _i % 2 ? profile_arg : "max-transfer=128K");
   ck_assert_msg (system (cmd) == 0, "replay differs from live: %s", cmd);
   free (parv);
   server_cleanup (&s);
@@ -563,6 +571,9 @@ static const struct {
   { "spin=18446744073.7", "spin=18446744073.7" },
   { "realtime=sometimes", "realtime=sometimes" },
   { "host-sync=maybe", "host-sync=maybe" },
+  { "max-transfer=1000", "max-transfer=1000" },
+  { "nbd-max-block=big", "nbd-max-block=big" },
+  { "nbd-max-block=2K", "nbd-max-block=2K" },
   { "qdepth=0", "qdepth=0" },
   { "cfq-slice-idle=soon", "cfq-slice-idle=soon" },
   { "trace=/nonexistent/dir/trace.csv", "trace=/nonexistent/dir/trace.csv" },
@@ -616,6 +627,81 @@ START_TEST (test_bad_image)
 }
 END_TEST
 
+/* A request longer than max-transfer, alone on the drive: served as
+ * its commands one after another, the reply when the last completes.
+ * profile=fixed, service=2ms, max-transfer=128K: a 1 MiB write is
+ * eight commands, 16 ms from its start; its data is all written.  Only
+ * the dispatcher times a command that is not the last (no worker
+ * waits for it): if it did not, this write would never complete.
+ */
+START_TEST (test_request_longer_than_command)
+{
+  static const char *const params[] = {
+    "profile=fixed", "service=2ms", "max-transfer=128K", "sched=fifo", NULL
+  };
+  static uint8_t wbuf[1 << 20], rbuf[1 << 20];
+  struct server s;
+  struct nbd_handle *nbd;
+  struct trace_row *rows;
+  size_t i;
+
+  for (i = 0; i < sizeof wbuf; i++)
+    wbuf[i] = (uint8_t) (i * 7 + 3);
+  server_prepare (&s, IMAGE_BYTES);
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  ck_assert_int_eq (nbd_pwrite (nbd, wbuf, sizeof wbuf, 4 << 20, 0), 0);
+  ck_assert_int_eq (nbd_pread (nbd, rbuf, sizeof rbuf, 4 << 20, 0), 0);
+  ck_assert_mem_eq (rbuf, wbuf, sizeof wbuf);
+  /* Nothing advertised by default (nbd-max-block=off). */
+  ck_assert_int_eq (nbd_get_block_size (nbd, LIBNBD_SIZE_MAXIMUM), 0);
+  nbd_shutdown (nbd, 0);
+  nbd_close (nbd);
+  server_stop (&s, NULL);
+  ck_assert_int_eq (read_trace (&s, &rows), 2);
+  for (i = 0; i < 2; i++) {
+    ck_assert_uint_eq (rows[i].length, 1 << 20);
+    ck_assert_uint_eq (rows[i].done - rows[i].start, 8 * 2 * MS);
+  }
+  free (rows);
+  server_cleanup (&s);
+}
+END_TEST
+
+/* nbd-max-block=auto advertises the drive's max-transfer (here the
+ * default drive's real one, 128 KiB) as the NBD maximum block size; a
+ * size is taken as it is.
+ */
+START_TEST (test_nbd_max_block)
+{
+  static const char *const auto_params[] = {
+    "max-transfer=128K", "nbd-max-block=auto", NULL
+  };
+  static const char *const size_params[] = {
+    "profile=fixed", "nbd-max-block=1M", NULL
+  };
+  const char *const *params[] = { auto_params, size_params };
+  const int64_t want[] = { 128 * 1024, 1024 * 1024 };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    struct server s;
+    struct nbd_handle *nbd;
+
+    server_prepare (&s, IMAGE_BYTES);
+    server_start (&s, params[i]);
+    nbd = server_connect (&s);
+    ck_assert_int_eq (nbd_get_block_size (nbd, LIBNBD_SIZE_MAXIMUM), want[i]);
+    ck_assert_int_eq (nbd_get_block_size (nbd, LIBNBD_SIZE_PREFERRED), 4096);
+    ck_assert_int_eq (nbd_get_block_size (nbd, LIBNBD_SIZE_MINIMUM), 1);
+    nbd_shutdown (nbd, 0);
+    nbd_close (nbd);
+    server_stop (&s, NULL);
+    server_cleanup (&s);
+  }
+}
+END_TEST
+
 START_TEST (test_dump_plugin_and_help)
 {
   static const char *const dump[] = { "--dump-plugin", NULL };
@@ -626,6 +712,15 @@ START_TEST (test_dump_plugin_and_help)
   ck_assert_msg (strstr (out, "hddsim_policies=fifo"), "%s", out);
   ck_assert_msg (strstr (out, "hddsim_profile_st340014a=Seagate"), "%s", out);
   ck_assert_msg (strstr (out, "hddsim_profiles=st340014a,"), "%s", out);
+  /* Unlimited until measured in a guest (issue 16); the real size. */
+  ck_assert_msg (strstr (out, "hddsim_max_transfer_st340014a=0\n"), "%s",
+                 out);
+  ck_assert_msg (strstr (out, "hddsim_max_transfer_real_st340014a=128K\n"),
+                 "%s", out);
+  ck_assert_msg (strstr (out, "hddsim_max_transfer_real_st4000nm0033="
+                         "1280K\n"), "%s", out);
+  ck_assert_msg (strstr (out, "hddsim_default_nbd_max_block=off\n"), "%s",
+                 out);
   free (out);
   ck_assert_int_eq (run_nbdkit (help, &out), 0);
   ck_assert_msg (strstr (out, "cfq-slice-idle="), "%s", out);
@@ -654,6 +749,8 @@ plugin_suite (void)
 
   tcase_add_test (data, test_data_round_trip);
   tcase_add_test (data, test_dump_plugin_and_help);
+  tcase_add_test (data, test_request_longer_than_command);
+  tcase_add_test (data, test_nbd_max_block);
   tcase_add_test (conc, test_concurrent_one_connection);
   tcase_add_test (conc, test_concurrent_two_connections);
   tcase_add_test (conc, test_concurrent_mechanical);

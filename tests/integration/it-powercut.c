@@ -467,6 +467,23 @@ on_started (struct req *r, void *opaque)
     ex.file[s] = word_for (row, s, row_version[row - rows]);
 }
 
+/* A command of a split write: its part reaches the cache and the file
+ * as the model serves it (the plugin's order with powercut=).
+ */
+static void
+on_command (struct req *r, const struct req *c, void *opaque)
+{
+  const struct trace_row *row = r->user;
+  uint64_t s;
+
+  (void) opaque;
+  if (row->io_op != IO_WRITE && row->io_op != IO_ZERO)
+    return;
+  for (s = c->io.offset / SECT; s < (c->io.offset + c->io.length) / SECT;
+       s++)
+    ex.file[s] = word_for (row, s, row_version[row - rows]);
+}
+
 /* The client's writes, in order: the version each wrote. */
 struct client {
   struct nbd_handle *nbd;
@@ -501,7 +518,9 @@ static long
 check_against_model (const struct server *s, const char *const *params,
                      const struct client *c)
 {
-  const struct engine_hooks hooks = { .started = on_started };
+  const struct engine_hooks hooks = {
+    .started = on_started, .command = on_command,
+  };
   char err[SETUP_ERRLEN];
   struct setup st;
   struct engine *e;
@@ -683,6 +702,142 @@ START_TEST (test_rewrite_during_destage)
 }
 END_TEST
 
+/* ---- requests longer than the drive's command (max-transfer=) ---- */
+
+#define SPLIT_BLK 64            /* the split write: blocks 64-319, 1 MiB */
+#define SPLIT_NBLK 256
+
+static uint8_t split_buf[SPLIT_NBLK * BLK];
+
+/* Write the 1 MiB (eight 128K commands) as version 1 with aio. */
+static int64_t
+split_write_start (struct nbd_handle *nbd)
+{
+  uint64_t i;
+  int64_t cookie;
+
+  for (i = 0; i < SPLIT_NBLK; i++)
+    fill (split_buf + i * BLK, SPLIT_BLK + i, 1);
+  cookie = nbd_aio_pwrite (nbd, split_buf, sizeof split_buf,
+                           SPLIT_BLK * BLK, NBD_NULL_COMPLETION, 0);
+  ck_assert_int_gt (cookie, 0);
+  /* All of it sent: the server takes the request once it has read the
+     payload. */
+  while (nbd_aio_get_direction (nbd) & LIBNBD_AIO_DIRECTION_WRITE)
+    ck_assert_int_ne (nbd_poll (nbd, -1), -1);
+  return cookie;
+}
+
+static void
+split_write_wait (struct nbd_handle *nbd, int64_t cookie)
+{
+  while (nbd_aio_in_flight (nbd) > 0)
+    ck_assert_int_ne (nbd_poll (nbd, -1), -1);
+  ck_assert_int_eq (nbd_aio_command_completed (nbd, cookie), 1);
+}
+
+/* cache=wt, max-transfer=128K: a 1 MiB write is eight commands, each
+ * on the media when it completes (about 10 ms each).  A flush from
+ * another connection arrives 10 ms after the write and is served
+ * between two of its commands (the engine serves a flush nothing holds back first); the power
+ * fails as the write completes (after-writes:1).  The write completed
+ * on a write-through drive, so all of it is on the image.  With the
+ * data reaching the image only with the last command, the flush's
+ * serve found the first commands' media writes over while the image
+ * still held the original, and the cut put the original back there.
+ */
+START_TEST (test_split_write_wt)
+{
+  static const char *const params[] = {
+    "sched=fifo", "cache=wt", "max-transfer=128K",
+    "powercut=after-writes:1", NULL
+  };
+  struct server s;
+  struct nbd_handle *a, *b;
+  struct trace_row *trows, *w = NULL, *f = NULL;
+  char err[SETUP_ERRLEN];
+  int64_t cookie;
+  uint64_t sct, ver;
+  uint8_t *img;
+  long n, i;
+
+  server_prepare (&s, IMAGE_BYTES);
+  server_start (&s, params);
+  a = server_connect (&s);
+  b = server_connect (&s);
+  cookie = split_write_start (a);
+  /* Its eight commands take about 80 ms: arrive during the first few. */
+  usleep (10 * 1000);
+  ck_assert_int_eq (nbd_flush (b, 0), 0);
+  split_write_wait (a, cookie);
+  ck_assert_int_eq (nbd_pread (b, split_buf, BLK, 0, 0), -1);
+  ck_assert_int_eq (nbd_get_errno (), EIO);
+  nbd_close (a);
+  nbd_close (b);
+  server_stop (&s, NULL);
+
+  /* The flush was served inside the write, else this tests nothing. */
+  n = trace_read (s.trace, &trows, err, sizeof err);
+  ck_assert_msg (n > 0, "%s", err);
+  for (i = 0; i < n; i++) {
+    if (trows[i].io_op == IO_WRITE)
+      w = &trows[i];
+    if (trows[i].io_op == IO_FLUSH)
+      f = &trows[i];
+  }
+  ck_assert_ptr_nonnull (w);
+  ck_assert_ptr_nonnull (f);
+  ck_assert_msg (f->start > w->start && f->done < w->done,
+                 "flush %" PRIu64 "-%" PRIu64 " not inside the write %"
+                 PRIu64 "-%" PRIu64, f->start, f->done, w->start, w->done);
+  free (trows);
+
+  img = read_image (&s);
+  for (sct = SPLIT_BLK * SPB; sct < (SPLIT_BLK + SPLIT_NBLK) * SPB; sct++) {
+    ver = 0;
+    ck_assert_msg (identify (img + sct * SECT, sct, &ver) == K_DATA
+                   && ver == 1, "sector %" PRIu64 " of the completed "
+                   "write-through write lost", sct);
+  }
+  free (img);
+  server_cleanup (&s);
+}
+END_TEST
+
+/* cache=wb with a 256K cache, max-transfer=128K: a 1 MiB write is
+ * eight commands; from the third on, each waits for room while the
+ * cache destages what the commands before it put there.  The power
+ * fails as the write completes (after-writes:1).  The image must hold
+ * what the model's media writes had written by then, sector by sector
+ * (check_against_model, which hands each command's part to the cache
+ * as it is served).  With the data reaching the image only with the
+ * last command, those destages carried what the image held when they
+ * were reported, the original, where the model had written the write.
+ */
+START_TEST (test_split_write_wb)
+{
+  static const char *const params[] = {
+    "sched=fifo", "cache=wb", "cache-size=256K", "max-transfer=128K",
+    "seed=5", "powercut=after-writes:1", NULL
+  };
+  static struct client c;
+  struct server s;
+  int64_t cookie;
+
+  client_start (&c, &s, params);
+  c.wrote[c.nw++] = 1;
+  cookie = split_write_start (c.nbd);
+  split_write_wait (c.nbd, cookie);
+  ck_assert_int_eq (nbd_pread (c.nbd, split_buf, BLK, 0, 0), -1);
+  client_end (&c, &s);
+  /* Some of it is lost (the cache's), and the destages happened. */
+  ck_assert_int_gt (check_against_model (&s, params, &c), 0);
+  ck_assert_uint_gt (ex.events, 0);
+  free (c.wrote);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* ---- the triggers that come from outside ---- */
 
 /* powercut=file:, =signal and powercut-exit=yes: two writes into the
@@ -778,6 +933,8 @@ powercut_suite (void)
   tcase_add_test (tc, test_contract_wt_off);
   tcase_add_test (tc, test_survivors_follow_the_model);
   tcase_add_test (tc, test_rewrite_during_destage);
+  tcase_add_test (tc, test_split_write_wt);
+  tcase_add_test (tc, test_split_write_wb);
   tcase_add_loop_test (tc, test_outside_triggers, 0, 3);
   tcase_add_test (tc, test_bad_powercut);
   suite_add_tcase (s, tc);

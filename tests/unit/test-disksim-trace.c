@@ -176,7 +176,7 @@ record (const struct req *r, const struct ds_request *d, void *opaque)
 static long
 replay_fixed (const char *service, const char *sched)
 {
-  static const struct engine_hooks no_hooks = { NULL, NULL };
+  static const struct engine_hooks no_hooks = { .started = NULL };
   struct setup s;
   struct hdd *hdd;
   struct engine *e;

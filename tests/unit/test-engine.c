@@ -123,7 +123,9 @@ on_completed (struct req *r, void *opaque)
   h->completed++;
 }
 
-static const struct engine_hooks hooks = { on_started, on_completed };
+static const struct engine_hooks hooks = {
+  .started = on_started, .completed = on_completed,
+};
 
 static void
 harness_init (struct harness *h, const char *profile, const char *service,

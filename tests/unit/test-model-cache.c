@@ -789,7 +789,7 @@ on_completed (struct req *r, void *opaque)
 
 START_TEST (test_read_behind_flush)
 {
-  static const struct engine_hooks hooks = { NULL, on_completed };
+  static const struct engine_hooks hooks = { .completed = on_completed };
   struct hdd *d = drive ("st340014a", NULL, 0, 1);
   const struct hdd_params *p = hdd_params_of (d);
   struct sched_params sp;

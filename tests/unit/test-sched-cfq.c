@@ -277,6 +277,61 @@ START_TEST (test_cfq_preempt_own_queue_waiting)
 }
 END_TEST
 
+/* A round is bounded by cfq-quantum-bytes (here 4 MiB; by default
+ * unlimited) as well as by cfq-quantum (8).  The drive has no max-transfer (profile=fixed),
+ * slice-idle=0; conn 1 writes eight requests at 0, conn 2 reads at
+ * 1 ms, which preempts the async slice when the round under way has
+ * drained (the slice, 0-40 ms, has not run out by then).
+ * - 4 MiB writes: a round is one write (a second would make 8 MiB):
+ *   0-5 ms; the read 5-10 ms.  Without the bound the round would be
+ *   all eight, 0-40 ms, and the read wait until 40 ms.
+ * - 1 MiB writes: four make exactly 4 MiB, the fifth would not fit:
+ *   a round of four, 0-20 ms; the read at 20 ms.
+ * - 4 MiB writes with the default (no bound): the round is all eight,
+ *   0-40 ms; the read at 40 ms.
+ */
+START_TEST (test_cfq_round_bytes)
+{
+  static const uint64_t sizes[] = { 4 * MiB, 1 * MiB, 4 * MiB };
+  static const char *const bound[] = { "4M", "4M", NULL };
+  static const uint64_t read_start[] = { S, 4 * S, 8 * S };
+  unsigned k, i;
+
+  for (k = 0; k < 3; k++) {
+    struct tdrv *d = fixed ();
+    struct req *rd;
+
+    tdrv_set (d, "cfq-slice-idle", "0");
+    if (bound[k])
+      tdrv_set (d, "cfq-quantum-bytes", bound[k]);
+    for (i = 0; i < 8; i++)
+      tdrv_at (d, 0, 1, IO_WRITE, 100 * MiB + i * sizes[k], sizes[k]);
+    rd = tdrv_at (d, 1 * MS, 2, IO_READ, 900 * MiB, 4 * KiB);
+    tdrv_run_all (d);
+    ck_assert_uint_eq (rd->start, read_start[k]);
+    tdrv_free (d);
+  }
+}
+END_TEST
+
+/* cfq-quantum-bytes is cfq's own tunable, checked like the others. */
+START_TEST (test_cfq_round_bytes_param)
+{
+  struct sched_params sp;
+  char err[256] = "";
+
+  sched_params_init (&sp);
+  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "2T", err,
+                                      sizeof err), -1);
+  ck_assert_msg (strstr (err, "cfq-quantum-bytes") != NULL, "%s", err);
+  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "1M", err,
+                                      sizeof err), 0);
+  /* 0: no bound, the default. */
+  ck_assert_int_eq (sched_params_set (&sp, "cfq-quantum-bytes", "0", err,
+                                      sizeof err), 0);
+}
+END_TEST
+
 /* Two sequential readers that think 1 ms between requests.  With
  * idling each keeps the drive for its whole slice (about 2 s / 100 ms
  * = 20 switches, each a long seek between their regions); without it
@@ -536,6 +591,8 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_preempt_requeue);
   tcase_add_test (tc, test_cfq_preempt_after_slice);
   tcase_add_test (tc, test_cfq_preempt_own_queue_waiting);
+  tcase_add_test (tc, test_cfq_round_bytes);
+  tcase_add_test (tc, test_cfq_round_bytes_param);
   tcase_add_test (tc, test_cfq_idle_keeps_stream);
   tcase_add_test (tc, test_cfq_idle_ends);
   tcase_add_test (tc, test_cfq_think_time);

@@ -297,7 +297,7 @@ tdrv_run (struct tdrv *d, uint64_t until)
       memmove (d->pending, d->pending + 1,
                --d->npending * sizeof *d->pending);
       d->now = ta;
-      engine_submit (e, a.r, ta);
+      ck_assert_int_eq (engine_submit (e, a.r, ta), 0);
       if (s && s->interval)
         tstream_issue (d, s, ta + s->interval);
     }

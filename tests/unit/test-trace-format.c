@@ -20,13 +20,14 @@
 static const char header[] =
   "id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
   "seek_ns,rot_ns,xfer_ns,late_ns,"
-  "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome\n";
+  "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome,"
+  "commands\n";
 
 static struct trace_record
 sample (void)
 {
   return (struct trace_record) {
-    .id = 42, .conn = 3, .queue_len = 7,
+    .id = 42, .conn = 3, .queue_len = 7, .commands = 5,
     .io = { .op = IO_WRITE, .fua = true, .offset = 1048576, .length = 4096 },
     .arrival = 1000, .start = 2500, .done = 12345678,
     .cost = { .busy_ns = 11, .overhead_ns = 22, .seek_ns = 3000000,
@@ -61,10 +62,10 @@ START_TEST (test_delivered_line)
   struct trace_record t = sample ();
 
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok\n");
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5\n");
   t.late_ns = -5;               /* early: a bug, but written as it is */
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok\n");
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5\n");
 }
 END_TEST
 
@@ -79,12 +80,12 @@ START_TEST (test_undelivered_and_extremes)
   t.id = UINT64_MAX;
   t.cost.seek_ns = 0;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
-              "0,4166666,81920,,0,11,22,1234,1,7,aborted\n");
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5\n");
   t.outcome = OUTCOME_IO_ERROR;
   t.late_ns = INT64_MIN + 1;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
               "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
-              "error\n");
+              "error,5\n");
 }
 END_TEST
 

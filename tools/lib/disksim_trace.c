@@ -243,7 +243,11 @@ ds_replay (struct ds_trace *t, struct engine *e, ds_done_fn done,
                          .offset = d.blkno * DS_BLOCK,
                          .length = (uint64_t) d.bcount * DS_BLOCK };
     /* The drive works in the background until the request arrives. */
-    engine_arrive (e, &r, arrival);
+    if (engine_arrive (e, &r, arrival) == -1) {
+      line_error (t, err, errlen, "no memory for the request's commands "
+                  "(max-transfer=)");
+      return -1;
+    }
     if (run_until_done (e, &r) == -1) {
       line_error (t, err, errlen, "the request never completes (the "
                   "policy holds it with nothing else to wait for)");

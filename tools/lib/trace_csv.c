@@ -33,6 +33,7 @@ const char *const trace_col_names[TRACE_NCOLS] = {
   [TRACE_COL_CACHE_HIT] = "cache_hit",
   [TRACE_COL_QUEUE_LEN] = "queue_len",
   [TRACE_COL_OUTCOME] = "outcome",
+  [TRACE_COL_COMMANDS] = "commands",
 };
 
 const char *const trace_outcome_names[OUTCOME_COUNT] = {
@@ -47,7 +48,8 @@ trace_record_of (struct trace_record *t, const struct req *r,
                  int64_t late_ns, enum req_outcome outcome)
 {
   *t = (struct trace_record) {
-    .id = r->id, .conn = r->conn, .queue_len = r->queue_len, .io = r->io,
+    .id = r->id, .conn = r->conn, .queue_len = r->queue_len,
+    .commands = r->ncmds ? r->ncmds : 1, .io = r->io,
     .arrival = r->arrival, .start = r->start, .done = r->done,
     .cost = r->cost, .late_ns = late_ns, .outcome = outcome,
   };
@@ -164,7 +166,8 @@ trace_format_line (char *buf, const struct trace_record *t)
   p = field_u64 (p, t->cost.seek_cylinders);
   p = field_u64 (p, t->cost.cache_hit);
   p = field_u64 (p, t->queue_len);
-  p = put_str (p, trace_outcome_names[t->outcome]);
+  p = field_str (p, trace_outcome_names[t->outcome]);
+  p = put_u64 (p, t->commands);
   *p++ = '\n';
   return (size_t) (p - buf);
 }

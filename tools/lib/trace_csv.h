@@ -23,6 +23,7 @@ enum trace_col {
   TRACE_COL_SEEK, TRACE_COL_ROT, TRACE_COL_XFER, TRACE_COL_LATE,
   TRACE_COL_FUA, TRACE_COL_BUSY, TRACE_COL_OVERHEAD, TRACE_COL_SEEK_CYL,
   TRACE_COL_CACHE_HIT, TRACE_COL_QUEUE_LEN, TRACE_COL_OUTCOME,
+  TRACE_COL_COMMANDS,
   TRACE_NCOLS
 };
 
@@ -51,6 +52,7 @@ struct trace_record {
   uint64_t id;
   uint32_t conn;
   uint32_t queue_len;
+  uint32_t commands;            /* the drive served it as (max-transfer) */
   struct io io;
   uint64_t arrival, start, done;
   struct hdd_cost cost;
