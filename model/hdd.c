@@ -71,15 +71,6 @@ io_op_name (enum io_op op)
 }
 
 static uint64_t
-splitmix64 (uint64_t x)
-{
-  x += UINT64_C(0x9E3779B97F4A7C15);
-  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return x ^ (x >> 31);
-}
-
-static uint64_t
 iface_ns (const struct hdd *d, uint64_t sectors)
 {
   unsigned __int128 b = (unsigned __int128) sectors * SECTOR * 1000000000;

@@ -11,6 +11,7 @@
 #include <nbdkit-plugin.h>
 
 #include "../common/param.h"
+#include "../common/u64.h"
 #include "powercut.h"
 
 enum trigger { PC_OFF, PC_AT, PC_AFTER_WRITES, PC_RANDOM, PC_SIGNAL, PC_FILE };
@@ -28,15 +29,6 @@ static atomic_bool signalled;
 static const char usage[] =
   "expected at:DURATION, after-writes:N, random:DURATION-DURATION, "
   "signal or file:PATH";
-
-static uint64_t
-splitmix64 (uint64_t x)
-{
-  x += UINT64_C(0x9E3779B97F4A7C15);
-  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return x ^ (x >> 31);
-}
 
 /* random:A-B: a modeled time drawn uniformly from [A, B] by seed=
  * (another stream than the platter's phase, which uses the seed
