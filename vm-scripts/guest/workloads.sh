@@ -339,11 +339,12 @@ wl_bonnie() {
 # --- fs_mark: small files written and fsynced one by one ------------------------
 # fsmark_parse OUT: fs_mark's table (FSUse% Count Size Files/sec App
 # Overhead), one row per loop, as metric lines: the mean and lowest
-# files/s over the loops, the files written, the loops.
+# files/s over the loops, the files written (Count is cumulative: the
+# last row's), the loops.
 fsmark_parse() {
     awk '
     /^FSUse%/ { table = 1; next }
-    table && NF == 5 && $2 ~ /^[0-9]+$/ { n++; sum += $4; files += $2; if (n == 1 || $4 < min) min = $4; ovh += $5 }
+    table && NF == 5 && $2 ~ /^[0-9]+$/ { n++; sum += $4; files = $2; if (n == 1 || $4 < min) min = $4; ovh += $5 }
     END {
         if (!n) { print "fsmark_parse: no result rows in " FILENAME > "/dev/stderr"; exit 1 }
         printf "files_per_s,%.6g,files/s\n", sum / n
