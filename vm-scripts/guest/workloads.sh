@@ -441,7 +441,7 @@ wl_app_start_under_torture() {
     say "fsync torture on; warm-up ${warmup}s"
     fio --eta=never --output-format=json --output="$RES/app-torture.json" --directory="$MNT" \
         --time_based --runtime=1000000 \
-        --name=background --rw=write --bs=1M --size="$(opt bgsize 2G)" --ioengine=psync --direct=0 \
+        --name=background --rw=write --bs=1M --size="$(opt bgsize 1G)" --ioengine=psync --direct=0 \
         --name=fsync --new_group --rw=write --bs=1M --size=64M --ioengine=psync --direct=0 \
         --fsync=1 --thinktime="$((interval * 1000000))" --thinktime_blocks=1 2> "$RES/app-torture.err" &
     fiopid=$!
@@ -454,6 +454,12 @@ wl_app_start_under_torture() {
     kill "$fiopid"
     wait "$fiopid"
     fio_flat "$RES/app-torture.json" > "$RES/app-torture.flat"
+    # a torture that failed (ENOSPC: the drive smaller than bgsize + 64M)
+    # would leave a start "under torture" with no fsyncs in it
+    for j in 0 1; do
+        e=$(fget "$RES/app-torture.flat" "jobs.$j.error")
+        [ "$e" = 0 ] || { echo "app-start: the torture's fio job $j failed (error $e): $(head -n 2 "$RES/app-torture.err")" >> "$RES/error.txt"; return 1; }
+    done
     app_metrics idle "$RES/app-idle.times"
     app_metrics torture "$RES/app-torture.times"
     metric start_ratio "$(cat "$RES/app-idle.times" "$RES/app-torture.times" | awk -v n="$repeats" '
