@@ -260,3 +260,213 @@ wl_raid_rebuild() {
     done
     return 0
 }
+
+# --- bonnie++: sequential output/input, random seeks, file creation -------------
+# bonnie_parse CSV: bonnie++'s CSV line (format 1.98, fields as in
+# bon_csv2html(1), numbered from 0 there, from 1 here) as metric lines.
+# Rates are KiB/s in the CSV (turned into MiB/s), seeks/s and files/s;
+# "+++++" (a test too short to time) becomes NaN; latencies are the
+# slowest single operation, "123us" / "45ms" / "6s", turned into ms.
+bonnie_parse() {
+    awk -F, '
+    function rate(i, scale) { return ($i ~ /^[0-9.]+$/) ? sprintf("%.6g", $i / scale) : "NaN" }
+    function lat(i,   v) {
+        v = $i
+        if (v ~ /^[0-9.]+us$/) return sprintf("%.6g", v / 1000)
+        if (v ~ /^[0-9.]+ms$/) return sprintf("%.6g", v + 0)
+        if (v ~ /^[0-9.]+s$/) return sprintf("%.6g", v * 1000)
+        return "NaN"
+    }
+    $1 == "1.98" {
+        found = 1
+        print "seq_out_char_MBps," rate(10, 1024) ",MiB/s"
+        print "seq_out_block_MBps," rate(12, 1024) ",MiB/s"
+        print "seq_rewrite_MBps," rate(14, 1024) ",MiB/s"
+        print "seq_in_char_MBps," rate(16, 1024) ",MiB/s"
+        print "seq_in_block_MBps," rate(18, 1024) ",MiB/s"
+        print "random_seeks," rate(20, 1) ",seeks/s"
+        print "seq_create," rate(27, 1) ",files/s"
+        print "seq_read," rate(29, 1) ",files/s"
+        print "seq_delete," rate(31, 1) ",files/s"
+        print "rnd_create," rate(33, 1) ",files/s"
+        print "rnd_read," rate(35, 1) ",files/s"
+        print "rnd_delete," rate(37, 1) ",files/s"
+        n = split("seq_out_char seq_out_block seq_rewrite seq_in_char seq_in_block random_seeks " \
+                  "seq_create seq_read seq_delete rnd_create rnd_read rnd_delete", name, " ")
+        for (k = 1; k <= n; k++) print name[k] "_lat_max_ms," lat(38 + k) ",ms"
+    }
+    END { if (!found) { print "bonnie_parse: no format 1.98 CSV line in " FILENAME > "/dev/stderr"; exit 1 } }' "$1"
+}
+
+# pin_memory MIB: fill a tmpfs until about MIB MiB of memory is left
+# available, so that a file of a few times MIB no longer fits in the page
+# cache (there is no swap: tmpfs pages cannot be evicted)
+pin_memory() {
+    avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    pin=$((avail - $1))
+    [ "$pin" -gt 0 ] || return 0
+    mount -o remount,size=95% /dev/shm || return 1
+    dd if=/dev/zero of=/dev/shm/pin bs=1M count="$pin" 2> /dev/null || return 1
+    say "pinned $pin MiB in /dev/shm: $(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo) MiB left available"
+}
+
+wl_bonnie() {
+    [ "$FS" != raw ] || { say "bonnie++ needs a filesystem"; return 1; }
+    # bonnie++ wants -s at least twice -r; the guest is left about -r MiB
+    # of memory (pin_memory), so that the file does not fit in the page
+    # cache and the reads reach the drive, with sizes small enough for TCG
+    size=$(opt size 256); ram=$(opt ram 96); files=$(opt files 4)
+    seeks=$(opt seeks 1000); seekers=$(opt seekers 5)
+    fast=-f
+    [ "$(opt perchar 0)" = 1 ] && fast=
+    pin_memory "$ram" || { echo "bonnie++: could not pin memory in /dev/shm" >> "$RES/error.txt"; return 1; }
+    metric mem_available_MiB "$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)" MiB
+    mkdir -p "$MNT/bonnie"
+    say "bonnie++ -s $size:8192:$seeks:$seekers -r $ram -n $files ${fast:+(no per-char tests)}"
+    # shellcheck disable=SC2086  # $fast may be empty
+    bonnie++ -q -d "$MNT/bonnie" -s "$size:8192:$seeks:$seekers" -r "$ram" -n "$files" -u root -m hddsim $fast \
+        > "$RES/bonnie.csv" 2> "$RES/bonnie.txt"
+    rc=$?
+    rm -f /dev/shm/pin
+    metric bonnie_rc "$rc" ""
+    [ "$rc" = 0 ] || { tail -n 5 "$RES/bonnie.txt"; echo "bonnie++ rc=$rc: $(tail -n 2 "$RES/bonnie.txt")" >> "$RES/error.txt"; return 1; }
+    bonnie_parse "$RES/bonnie.csv" > "$RES/bonnie.metrics" || return 1
+    cat "$RES/bonnie.metrics" >> "$RES/metrics.csv"
+    rm -rf "$MNT/bonnie"
+    return 0
+}
+
+# --- fs_mark: small files written and fsynced one by one ------------------------
+# fsmark_parse OUT: fs_mark's table (FSUse% Count Size Files/sec App
+# Overhead), one row per loop, as metric lines: the mean and lowest
+# files/s over the loops, the files written (Count is cumulative: the
+# last row's), the loops.
+fsmark_parse() {
+    awk '
+    /^FSUse%/ { table = 1; next }
+    table && NF == 5 && $2 ~ /^[0-9]+$/ { n++; sum += $4; files = $2; if (n == 1 || $4 < min) min = $4; ovh += $5 }
+    END {
+        if (!n) { print "fsmark_parse: no result rows in " FILENAME > "/dev/stderr"; exit 1 }
+        printf "files_per_s,%.6g,files/s\n", sum / n
+        printf "files_per_s_min,%.6g,files/s\n", min
+        printf "app_overhead_us,%.6g,us\n", ovh / n
+        printf "files,%d,count\n", files
+        printf "loops,%d,count\n", n
+    }' "$1"
+}
+
+wl_fs_mark() {
+    [ "$FS" != raw ] || { say "fs_mark needs a filesystem"; return 1; }
+    n=$(opt files 200); s=$(opt fsize 4096); loops=$(opt loops 2); threads=$(opt threads 1)
+    mkdir -p "$MNT/fsmark"
+    say "fs_mark -n $n -s $s -t $threads -L $loops -S 1 (fsync per file)"
+    fs_mark -d "$MNT/fsmark" -n "$n" -s "$s" -t "$threads" -L "$loops" -S 1 > "$RES/fs_mark.txt" 2>&1
+    rc=$?
+    metric fs_mark_rc "$rc" ""
+    [ "$rc" = 0 ] || { tail -n 5 "$RES/fs_mark.txt"; echo "fs_mark rc=$rc: $(tail -n 2 "$RES/fs_mark.txt")" >> "$RES/error.txt"; return 1; }
+    fsmark_parse "$RES/fs_mark.txt" > "$RES/fs_mark.metrics" || return 1
+    cat "$RES/fs_mark.metrics" >> "$RES/metrics.csv"
+    return 0
+}
+
+# --- app-start-under-torture: cold read of a program's files, with and without --
+# the fsync torture (the 2010 thread's "time firefox &" under Linus's test)
+
+# tree_sizes SEED FILES TOTAL_KIB: FILES file sizes in bytes summing to about
+# TOTAL_KIB KiB, heavy-tailed (a few large binaries and libraries, many
+# small files), the same for the same seed.  Busybox awk has no math
+# library (no exp, log, sqrt, ^): a weight 1 / (u + 0.01) of a uniform u
+# is a Pareto tail truncated at 100 times the smallest weight.
+tree_sizes() {
+    awk -v seed="$1" -v n="$2" -v total="$3" 'BEGIN {
+        srand(seed)
+        for (i = 1; i <= n; i++) { w[i] = 1 / (rand() + 0.01); sum += w[i] }
+        for (i = 1; i <= n; i++) { b = int(w[i] / sum * total * 1024); if (b < 512) b = 512; print b }
+    }'
+}
+
+# mean_sd FILE: "mean stddev n" of the numbers in FILE, one a line
+# (sample stddev, 0 for one number; the square root by Newton's method,
+# as busybox awk has no sqrt)
+mean_sd() {
+    awk 'NF { x[++n] = $1; s += $1 }
+        END { if (!n) { print "NaN NaN 0"; exit }
+              m = s / n; for (i = 1; i <= n; i++) q += (x[i] - m) * (x[i] - m)
+              v = (n > 1 ? q / (n - 1) : 0); r = (v > 1 ? v : 1)
+              for (k = 0; k < 100 && v > 0; k++) r = (r + v / r) / 2
+              printf "%.6g %.6g %d\n", m, (v > 0 ? r : 0), n }' "$1"
+}
+
+# app_start LIST: drop the page cache, read every file in LIST; prints seconds
+app_start() {
+    echo 3 > /proc/sys/vm/drop_caches
+    _t0=$(uptime_s)
+    xargs cat < "$1" > /dev/null
+    echo "$(uptime_s) $_t0" | awk '{ printf "%.2f\n", $1 - $2 }'
+}
+
+# app_metrics PHASE TIMES: the mean and stddev of a phase's start times
+app_metrics() {
+    # shellcheck disable=SC2046  # three words: mean, stddev, n
+    set -- "$1" $(mean_sd "$2")
+    metric "${1}_start_s_mean" "$2" s
+    metric "${1}_start_s_stddev" "$3" s
+    metric "${1}_starts" "$4" count
+}
+
+wl_app_start_under_torture() {
+    [ "$FS" != raw ] || { say "app-start-under-torture needs a filesystem"; return 1; }
+    nfiles=$(opt files 300); total=$(opt total 12288); seed=$(opt seed 1)
+    repeats=$(opt repeats 3); warmup=$(opt warmup "$TIME"); interval=$(opt interval 2)
+    list=$RES/app-tree.list
+    : > "$list"
+    say "laying down the tree: $nfiles files, ~$total KiB, seed $seed"
+    i=0
+    tree_sizes "$seed" "$nfiles" "$total" | while read -r b; do
+        d=$MNT/app/d$((i % 12)); mkdir -p "$d"
+        head -c "$b" /dev/urandom > "$d/f$i" || exit 1
+        echo "$d/f$i" >> "$list"
+        i=$((i + 1))
+    done || { echo "app-start: could not lay down the tree" >> "$RES/error.txt"; return 1; }
+    sync
+    metric tree_files "$(wc -l < "$list")" count
+    metric tree_MiB "$(du -sk "$MNT/app" | awk '{ printf "%.2f", $1 / 1024 }')" MiB
+    : > "$RES/app-idle.times"
+    for r in $(seq "$repeats"); do
+        t=$(app_start "$list"); echo "$t" >> "$RES/app-idle.times"; say "cold start $r, no torture: ${t}s"
+    done
+    # the torture: a buffered streaming writer, and a loop writing 1 MiB
+    # and fsyncing it every interval s (fsync-under-writer); fio in the
+    # background so that SIGTERM ends it and it still writes its JSON
+    say "fsync torture on; warm-up ${warmup}s"
+    fio --eta=never --output-format=json --output="$RES/app-torture.json" --directory="$MNT" \
+        --time_based --runtime=1000000 \
+        --name=background --rw=write --bs=1M --size="$(opt bgsize 1G)" --ioengine=psync --direct=0 \
+        --name=fsync --new_group --rw=write --bs=1M --size=64M --ioengine=psync --direct=0 \
+        --fsync=1 --thinktime="$((interval * 1000000))" --thinktime_blocks=1 2> "$RES/app-torture.err" &
+    fiopid=$!
+    sleep "$warmup"
+    kill -0 "$fiopid" 2>/dev/null || { echo "app-start: the torture's fio ended early: $(head -n 3 "$RES/app-torture.err")" >> "$RES/error.txt"; return 1; }
+    : > "$RES/app-torture.times"
+    for r in $(seq "$repeats"); do
+        t=$(app_start "$list"); echo "$t" >> "$RES/app-torture.times"; say "cold start $r, under torture: ${t}s"
+    done
+    kill "$fiopid"
+    wait "$fiopid"
+    fio_flat "$RES/app-torture.json" > "$RES/app-torture.flat"
+    # a torture that failed (ENOSPC: the drive smaller than bgsize + 64M)
+    # would leave a start "under torture" with no fsyncs in it
+    for j in 0 1; do
+        e=$(fget "$RES/app-torture.flat" "jobs.$j.error")
+        [ "$e" = 0 ] || { echo "app-start: the torture's fio job $j failed (error $e): $(head -n 2 "$RES/app-torture.err")" >> "$RES/error.txt"; return 1; }
+    done
+    app_metrics idle "$RES/app-idle.times"
+    app_metrics torture "$RES/app-torture.times"
+    metric start_ratio "$(cat "$RES/app-idle.times" "$RES/app-torture.times" | awk -v n="$repeats" '
+        NR <= n { a += $1 } NR > n { b += $1 } END { if (a > 0) printf "%.4g\n", b / a; else print "NaN" }')" ""
+    f=$RES/app-torture.flat
+    metric fsync_lat_mean_ms "$(fget "$f" jobs.1.sync.lat_ns.mean 1000000)" ms
+    metric fsync_lat_max_ms "$(fget "$f" jobs.1.sync.lat_ns.max 1000000)" ms
+    metric bg_write_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
+    return 0
+}
