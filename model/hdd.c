@@ -47,6 +47,12 @@ struct hdd {
      data, fw_n its sectors. */
   uint64_t fw_end, fw_tail, fw_n;
   struct cache cache;
+  /* Media writes go to media_fn (NULL: nobody asked; always NULL in
+     the scratch copy).  own_first, own_end: the image sectors the
+     request being served has put in the write cache so far. */
+  hdd_media_fn media_fn;
+  void *media_opaque;
+  uint64_t own_first, own_end;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy */
 };
@@ -138,6 +144,121 @@ set_arm (struct hdd *d, const struct arm *a, uint64_t head_lba)
 
 static uint64_t arm_wait (struct hdd *, uint64_t t, struct hdd_cost *);
 
+/* ---- reporting media writes (hdd_set_media_observer) ---- */
+
+void
+hdd_set_media_observer (struct hdd *d, hdd_media_fn fn, void *opaque)
+{
+  d->media_fn = fn;
+  d->media_opaque = opaque;
+}
+
+/* When the walk of ev has written its first k sectors: the same walk,
+ * cut short (a track's sectors pass under the head in order, so the
+ * first k take the same time in both).
+ */
+static uint64_t
+walk_prefix_end (const struct hdd *d, const struct hdd_media_write *ev,
+                 uint64_t k)
+{
+  struct arm a = { ev->arm_cyl, ev->arm_head };
+
+  if (ev->bus) {
+    struct bus_follow b = { ev->bus_sector_ns, ev->bus_done };
+    return mech_walk_bus (&d->mech, &a, true, ev->walk_t, ev->walk_lba, k,
+                          NULL, &b);
+  }
+  return mech_access (&d->mech, &a, true, ev->walk_t, ev->walk_lba, k,
+                      NULL);
+}
+
+uint64_t
+hdd_media_written (const struct hdd *d, const struct hdd_media_write *ev,
+                   uint64_t t)
+{
+  uint64_t lo = 0, hi = ev->walk_n, n = ev->length / SECTOR;
+
+  if (t >= ev->end_ns)
+    return n;
+  /* The longest prefix of the walk written by t. */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (walk_prefix_end (d, ev, mid) <= t)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo <= ev->walk_skip ? 0 : min64 (lo - ev->walk_skip, n);
+}
+
+/* One run of image sectors [s, s+n) of the walk w, to the observer. */
+static void
+report_run (struct hdd *d, struct hdd_media_write w, uint64_t s, uint64_t n,
+            uint64_t skip, bool own)
+{
+  w.offset = s * SECTOR;
+  w.length = n * SECTOR;
+  w.walk_skip = skip;
+  w.own = own;
+  if (skip + n < w.walk_n)
+    w.end_ns = walk_prefix_end (d, &w, skip + n);
+  d->media_fn (d->media_opaque, &w);
+}
+
+/* Image run [s, s+n) at skip in the walk: split where the request
+ * being served's own sectors begin and end.
+ */
+static void
+report_split_own (struct hdd *d, const struct hdd_media_write *w,
+                  uint64_t s, uint64_t n, uint64_t skip)
+{
+  uint64_t end = s + n;
+
+  while (s < end) {
+    bool own = s >= d->own_first && s < d->own_end;
+    uint64_t k = end - s;
+
+    if (own)
+      k = min64 (k, d->own_end - s);
+    else if (s < d->own_first)
+      k = min64 (k, d->own_first - s);
+    report_run (d, *w, s, k, skip, own);
+    s += k;
+    skip += k;
+  }
+}
+
+/* The media write of LBAs [lba, lba+n), walked from t with the arm at
+ * *a (and the interface at *bus, when the data followed it), ending at
+ * end: one event per run of image sectors.  own: the request's own
+ * data (else a destage piece).
+ */
+static void
+report_walk (struct hdd *d, uint64_t t, const struct arm *a,
+             const struct bus_follow *bus, uint64_t lba, uint64_t n,
+             uint64_t end, bool own)
+{
+  struct hdd_media_write w = {
+    .start_ns = t, .end_ns = end, .walk_t = t, .walk_lba = lba, .walk_n = n,
+    .arm_cyl = a->cyl, .arm_head = a->head, .bus = bus != NULL,
+    .bus_sector_ns = bus ? bus->sector_ns : 0, .bus_done = bus ? bus->done : 0,
+  };
+  uint64_t skip = 0;
+
+  if (!d->media_fn)
+    return;
+  while (skip < n) {
+    uint64_t s = place_lba_to_image (d->pl, lba + skip);
+    uint64_t k = min64 (n - skip, contiguous_from (d, s));
+
+    if (own)
+      report_run (d, w, s, k, skip, true);
+    else
+      report_split_own (d, &w, s, k, skip);
+    skip += k;
+  }
+}
+
 /* The arm is needed at t: stop reading ahead (the arm may be busy a
  * little longer, to end a sector: media() and destage_one() wait).
  */
@@ -164,11 +285,16 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
 {
   struct extent piece;
   struct arm a = arm_of (d);
+  struct arm a0;
+  uint64_t t0;
 
   if (!cache_destage_next (&d->cache, d->head_lba, &piece))
     return t;
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
+  a0 = a;
+  t0 = t;
   t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
+  report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
   set_arm (d, &a, piece.lba + piece.n);
   d->cache.inflight = piece.n;
   cache_mark_clean (&d->cache, piece.lba, piece.n);
@@ -235,10 +361,16 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
   while (s < end) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
+    struct arm a0 = a;
+    struct bus_follow bus0 = bus ? *bus : (struct bus_follow) { 0 };
+    uint64_t t0 = t;
+
     if (bus)
       t = mech_walk_bus (&d->mech, &a, write, t, lba, n, c, bus);
     else
       t = mech_access (&d->mech, &a, write, t, lba, n, c);
+    if (write)
+      report_walk (d, t0, &a0, bus ? &bus0 : NULL, lba, n, t, true);
     set_arm (d, &a, lba + n);
     if (write)
       cache_write_done (&d->cache, lba, n);
@@ -536,6 +668,8 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
   uint64_t s, end = sp.first + sp.n, start = t, total;
   bool was_clean = !cache_has_dirty (&d->cache);
 
+  d->own_first = d->own_end = sp.first;
+
   for (s = sp.first; s < end; ) {
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
@@ -544,6 +678,7 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
     cache_mark_dirty (&d->cache, lba, n);
     cache_write_done (&d->cache, lba, n);
     s += n;
+    d->own_end = s;
   }
   c->busy_ns = t - start;
   c->overhead_ns = cmd_overhead_ns (d, true, true);
@@ -634,8 +769,10 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
     return d->p.service;
   }
   d->now = max64 (d->now, t);
+  d->own_first = d->own_end = 0;
   background (d, t);
   total = serve_mech (d, r, t, &c);
+  d->own_first = d->own_end = 0;
   /* The request is over at t + total: what the cache holds then. */
   d->now = max64 (d->now, t + total);
   if (out)
@@ -662,6 +799,7 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
   memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
   s->scratch = NULL;
+  s->media_fn = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
   cost = hdd_serve (s, r, t, out);
@@ -675,6 +813,12 @@ hdd_head_offset (const struct hdd *d)
   if (d->p.kind == KIND_FIXED)
     return d->fixed_head;
   return place_lba_to_image (d->pl, d->head_lba) * SECTOR;
+}
+
+uint64_t
+hdd_write_cache_bytes (const struct hdd *d)
+{
+  return d->p.kind == KIND_FIXED ? 0 : d->cache.cache_sectors * SECTOR;
 }
 
 uint64_t

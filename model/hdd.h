@@ -146,6 +146,49 @@ extern uint64_t hdd_serve (struct hdd *, const struct io *r, uint64_t t,
  */
 extern void hdd_idle (struct hdd *, uint64_t t);
 
+/* ---- Media writes, for power-loss emulation ----
+ *
+ * The drive reports every write that reaches the platter: destage
+ * pieces of the write cache (in the background, while a write waits
+ * for room, for a flush), and the media writes of write-through, FUA,
+ * cache=off and fast writes.  One event per run of image sectors (a
+ * destage piece or a request's extent can map to several).  Events
+ * come in the order the model computes them, which is the arm's
+ * order; the estimate's copy of the drive never reports.
+ */
+struct hdd_media_write {
+  uint64_t offset, length;      /* image bytes, sector aligned */
+  uint64_t start_ns;            /* the arm begins (positioning) */
+  uint64_t end_ns;              /* the run's last sector is written */
+  /* true: the data of the request being served (its own media write,
+     or a destage of what it has just put in the cache); false: what
+     the cache held before that request. */
+  bool own;
+  /* How the model walked it, for hdd_media_written. */
+  uint64_t walk_t, walk_lba, walk_n, walk_skip;
+  uint64_t arm_cyl, arm_head;
+  uint64_t bus_sector_ns, bus_done;
+  bool bus;
+};
+
+typedef void (*hdd_media_fn) (void *opaque, const struct hdd_media_write *);
+
+/* Install (or with fn NULL remove) the observer of media writes. */
+extern void hdd_set_media_observer (struct hdd *, hdd_media_fn fn,
+                                    void *opaque);
+
+/* Sectors of event ev (from its first) on the media at time t, from
+ * the walk the model charged: 0 before the first is written, all of
+ * them from end_ns on.  With zero-latency-write=1 the sectors of a
+ * track are counted as if written in LBA order.
+ */
+extern uint64_t hdd_media_written (const struct hdd *,
+                                   const struct hdd_media_write *ev,
+                                   uint64_t t);
+
+/* The write-back cache's capacity in bytes; 0 unless cache=wb. */
+extern uint64_t hdd_write_cache_bytes (const struct hdd *);
+
 /* Byte offset the head is over (end of the last media access), for
  * policies that sweep.
  */

@@ -16,6 +16,7 @@
 
 #include "../common/param_table.h"
 #include "config.h"
+#include "powercut.h"
 #include "realtime.h"
 
 #define MS UINT64_C(1000000)
@@ -47,6 +48,15 @@ static const struct pt_def plugin_params[] = {
     .help = "wait at SCHED_FIFO priority (auto: where permitted)" },
   { .key = "host-sync", .type = PT_BOOL, .offset = CFG(host_sync),
     .def = true, .help = "fdatasync the image on flush and FUA" },
+  { .key = "powercut", .type = PT_STRING, .offset = CFG(powercut),
+    .metavar = "TRIGGER",
+    .help = "cut the power: at:DURATION (modeled), after-writes:N, "
+    "random:DURATION-DURATION (from seed=), signal (SIGUSR1) or "
+    "file:PATH (appears); the image keeps only what the modeled media "
+    "held (docs/power-loss.md)" },
+  { .key = "powercut-exit", .type = PT_BOOL, .offset = CFG(powercut_exit),
+    .def = false, .help = "exit nbdkit (status 3) at the power cut, "
+    "rather than fail every request and refuse connections" },
   { .key = NULL },
 };
 
@@ -90,8 +100,14 @@ config_finish (void)
     nbdkit_error ("you must supply image=FILE (the disk image to serve)");
     return -1;
   }
-  if (setup_finish (&config.setup, err, sizeof err) == -1) {
+  if (setup_finish (&config.setup, err, sizeof err) == -1
+      || powercut_parse (config.powercut, config.setup.seed,
+                         err, sizeof err) == -1) {
     nbdkit_error ("%s", err);
+    return -1;
+  }
+  if (config.powercut_exit && !config.powercut) {
+    nbdkit_error ("powercut-exit=true without powercut=: nothing to exit on");
     return -1;
   }
   return 0;

@@ -15,6 +15,8 @@ struct config {
   bool host_sync;               /* fdatasync the image on flush and FUA */
   char *trace;
   char *stats;
+  char *powercut;               /* powercut=, parsed by powercut.c */
+  bool powercut_exit;
   struct setup setup;           /* drive, policy and their tunables */
 };
 

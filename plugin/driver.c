@@ -29,12 +29,14 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <ev.h>
 
@@ -47,7 +49,10 @@
 #include "realtime.h"
 #include "driver.h"
 #include "handback.h"
+#include "media.h"
+#include "powercut.h"
 #include "recorder.h"
+#include "stats.h"
 
 /* How long a waiting worker sleeps before checking whether the server
  * is shutting down or its client went away.
@@ -60,6 +65,13 @@ struct flight {
   pthread_cond_t dispatched;
   bool orphaned;                /* its worker gave up while it was on the
                                    drive; freed when it completes */
+  enum req_outcome orphan_outcome;
+  /* powercut=: a write, zero or trim whose data reaches the image when
+     it is served (apply_served), with its outcome. */
+  bool deferred;
+  driver_data_fn data;
+  void *arg;
+  int status, err;
 };
 
 static struct {
@@ -77,17 +89,90 @@ static struct {
   ev_async wake;
   ev_async quit;
   ev_timer decision_timer;
+  ev_timer poll_timer;          /* powercut=file: */
   pthread_t thread;
   bool thread_running;
+
+  bool powercut, powercut_exit;
+  struct stats_powercut cut;    /* counters until the cut; then its
+                                   record (t_ns once power_off) */
 } drv = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .dispatcher_due = ENGINE_NEVER,
 };
 
+/* The power has been cut (read without the lock by workers). */
+static atomic_bool power_off;
+
 static uint64_t
 model_now (void)
 {
   return monotonic_ns () - drv.epoch;
+}
+
+bool
+driver_power_is_off (void)
+{
+  return atomic_load (&power_off);
+}
+
+/* A request completing at modeled 'done' comes after the cut. */
+static bool
+cut_before (uint64_t done)
+{
+  return atomic_load (&power_off) && done > drv.cut.t_ns;
+}
+
+static bool
+writes_data (enum io_op op)
+{
+  return op == IO_WRITE || op == IO_ZERO || op == IO_TRIM;
+}
+
+/* powercut=: the data of a write, zero or trim reaches the image as
+ * the model serves it, in its order, after the store has kept what
+ * the media still needs (media.h).  Lock held.
+ */
+static void
+apply_served (struct flight *f)
+{
+  const struct req *r = &f->req;
+
+  if (atomic_load (&power_off)) {
+    f->status = -1;
+    f->err = EIO;
+    return;
+  }
+  if (r->io.op == IO_FLUSH) {
+    media_flush (r->start, r->done);
+    return;
+  }
+  if (!f->deferred) {
+    media_advance (r->start);
+    return;
+  }
+  if (r->io.op != IO_TRIM)
+    powercut_write_served (r->done);
+  if (media_before_write (r->io.op, r->io.offset, r->io.length, r->io.fua,
+                          r->start, r->done) == -1) {
+    f->err = errno;
+    f->status = -1;
+    if (f->err == ENOSPC && r->io.op == IO_TRIM) {
+      /* A trim is advisory: not doing it loses nothing. */
+      nbdkit_debug ("powercut: trim of %" PRIu64 " bytes at %" PRIu64
+                    " not done: larger than the pre-image store's room",
+                    r->io.length, r->io.offset);
+      f->status = 0;
+    }
+    else if (f->err == ENOSPC)
+      nbdkit_error ("powercut: a zero of %" PRIu64 " bytes at offset %"
+                    PRIu64 " does not fit the pre-image store (%" PRIu64
+                    " sectors); it fails with ENOSPC", r->io.length,
+                    r->io.offset, media_store_capacity ());
+    return;
+  }
+  f->status = f->data (f->arg);
+  f->err = errno;
 }
 
 static void
@@ -103,6 +188,8 @@ on_started (struct req *r, void *opaque)
                   r->id, io_op_name (r->io.op), r->io.offset, r->io.length,
                   r->start, r->done, r->cost.seek_ns, r->cost.rot_ns,
                   r->cost.xfer_ns);
+  if (drv.powercut)
+    apply_served (f);
   pthread_cond_signal (&f->dispatched);
 }
 
@@ -119,8 +206,14 @@ on_completed (struct req *r, void *opaque)
   struct flight *f = r->user;
 
   (void) opaque;
+  if (drv.powercut && !atomic_load (&power_off)) {
+    if (r->io.op == IO_FLUSH)
+      drv.cut.flushes_done++;
+    else if (r->io.fua && (r->io.op == IO_WRITE || r->io.op == IO_ZERO))
+      drv.cut.fua_writes_done++;
+  }
   if (f->orphaned) {
-    recorder_push (r, true, 0, OUTCOME_ABORTED);
+    recorder_push (r, true, 0, f->orphan_outcome);
     flight_free (f);
   }
 }
@@ -137,10 +230,70 @@ static uint64_t
 dispatcher_work (void)
 {
   const struct req *serving = engine_serving (drv.engine);
+  uint64_t cut = drv.powercut ? powercut_deadline () : ENGINE_NEVER;
 
-  if (serving && !((struct flight *) serving->user)->orphaned)
+  if (atomic_load (&power_off))
     return ENGINE_NEVER;
-  return engine_next_event (drv.engine);
+  if (serving && !((struct flight *) serving->user)->orphaned)
+    return cut;
+  return cut < engine_next_event (drv.engine)
+    ? cut : engine_next_event (drv.engine);
+}
+
+/* The power fails at modeled time t: the drive's background work up
+ * to t, the image back to what the media held then, and from now on
+ * nothing completes.  Lock held.
+ */
+static void
+power_cut (uint64_t t)
+{
+  struct media_loss loss;
+
+  hdd_idle (drv.hdd, t);
+  media_cut (drv.hdd, t, &loss);
+  drv.cut.t_ns = t;
+  drv.cut.lost_extents = loss.extents;
+  drv.cut.lost_bytes = loss.sectors * 512;
+  atomic_store (&power_off, true);
+  recorder_powercut (&drv.cut);
+  nbdkit_error ("power cut at modeled time %" PRIu64 " ns: %" PRIu64
+                " bytes in %" PRIu64 " extents were not on the media; %"
+                PRIu64 " flushes and %" PRIu64 " FUA writes had completed%s",
+                t, drv.cut.lost_bytes, drv.cut.lost_extents,
+                drv.cut.flushes_done, drv.cut.fua_writes_done,
+                drv.powercut_exit ? "; exiting" : "");
+  if (drv.powercut_exit) {
+    recorder_stop ();
+    _exit (POWERCUT_EXIT_STATUS);
+  }
+}
+
+/* Advance the engine to now; with powercut=, event by event, so that
+ * nothing after the cut is served, and make the cut once it is due.
+ * Lock held.
+ */
+static void
+advance (uint64_t now)
+{
+  if (!drv.powercut) {
+    engine_advance (drv.engine, now);
+    return;
+  }
+  while (!atomic_load (&power_off)) {
+    uint64_t due = powercut_deadline ();
+    uint64_t t = engine_next_event (drv.engine);
+
+    if (due <= now && (t == ENGINE_NEVER || t > due)) {
+      engine_advance (drv.engine, due);
+      power_cut (due);
+      return;
+    }
+    if (t == ENGINE_NEVER || t > now) {
+      engine_advance (drv.engine, now);
+      return;
+    }
+    engine_advance (drv.engine, t);
+  }
 }
 
 /* After a worker's change to the engine: must the dispatcher be woken
@@ -178,10 +331,14 @@ rearm (struct ev_loop *loop)
 
   pthread_mutex_lock (&drv.lock);
   now = model_now ();
-  engine_advance (drv.engine, now);
+  if (drv.powercut && powercut_check ())
+    powercut_fire (now);
+  advance (now);
   next = drv.dispatcher_due = dispatcher_work ();
   pthread_mutex_unlock (&drv.lock);
 
+  if (atomic_load (&power_off))
+    ev_timer_stop (loop, &drv.poll_timer);
   ev_timer_stop (loop, &drv.decision_timer);
   if (next != ENGINE_NEVER) {
     ev_now_update (loop);
@@ -203,6 +360,22 @@ on_decision_timer (struct ev_loop *loop, ev_timer *w, int revents)
 {
   (void) w; (void) revents;
   rearm (loop);
+}
+
+static void
+on_poll_timer (struct ev_loop *loop, ev_timer *w, int revents)
+{
+  (void) w; (void) revents;
+  rearm (loop);
+}
+
+/* powercut=signal: from the signal handler (ev_async_send is
+ * async-signal-safe).
+ */
+static void
+wake_from_signal (void)
+{
+  ev_async_send (drv.loop, &drv.wake);
 }
 
 static void
@@ -251,6 +424,16 @@ start_dispatcher (void)
   ev_async_init (&drv.quit, on_quit);
   ev_async_start (drv.loop, &drv.quit);
   ev_timer_init (&drv.decision_timer, on_decision_timer, 0., 0.);
+  if (drv.powercut && powercut_polls ()) {
+    double every = POWERCUT_POLL_NS / 1e9;
+    ev_timer_init (&drv.poll_timer, on_poll_timer, every, every);
+    ev_timer_start (drv.loop, &drv.poll_timer);
+  }
+  if (drv.powercut && powercut_install (wake_from_signal) == -1)
+    return -1;
+  /* The cut may come before any request: be timed for it from now. */
+  if (drv.powercut)
+    ev_timer_start (drv.loop, &drv.decision_timer);
 
   /* Signals belong to nbdkit's own threads. */
   sigfillset (&all);
@@ -263,6 +446,23 @@ start_dispatcher (void)
     return -1;
   }
   drv.thread_running = true;
+  return 0;
+}
+
+/* powercut=: the store of what the media holds, fed by the model. */
+static int
+start_media (const struct driver_config *cfg)
+{
+  uint64_t cache = hdd_write_cache_bytes (drv.hdd);
+
+  if (!hdd_params_rotates (cfg->hdd_params)) {
+    nbdkit_error ("powercut= needs a modeled drive: profile=fixed has "
+                  "no media or cache to lose data from");
+    return -1;
+  }
+  if (media_init (cfg->image_bytes, cache, cache > 0) == -1)
+    return -1;
+  hdd_set_media_observer (drv.hdd, media_observe, NULL);
   return 0;
 }
 
@@ -287,6 +487,10 @@ driver_start (const struct driver_config *cfg)
   }
   drv.spin_ns = cfg->spin_ns;
   drv.realtime = cfg->realtime;
+  drv.powercut = cfg->powercut;
+  drv.powercut_exit = cfg->powercut_exit;
+  if (cfg->powercut && start_media (cfg) == -1)
+    return -1;
   return recorder_start (cfg->trace_path, cfg->stats_path);
 }
 
@@ -320,7 +524,11 @@ driver_stop (void)
     ev_loop_destroy (drv.loop);
   engine_free (drv.engine);
   hdd_free (drv.hdd);
+  media_free ();
   handback_fini ();
+  drv.powercut = drv.powercut_exit = false;
+  drv.cut = (struct stats_powercut) { 0 };
+  atomic_store (&power_off, false);
   drv.loop = NULL;
   drv.engine = NULL;
   drv.hdd = NULL;
@@ -345,21 +553,29 @@ flight_new (const struct io *io, uint32_t conn)
   return f;
 }
 
-static void
+/* Queue f; -1 if the power is off (by now). */
+static int
 submit (struct flight *f)
 {
   uint64_t now;
   bool wake;
 
   pthread_mutex_lock (&drv.lock);
-  f->req.id = drv.next_id++;
   now = model_now ();
+  if (drv.powercut)
+    advance (now);
+  if (atomic_load (&power_off)) {
+    pthread_mutex_unlock (&drv.lock);
+    return -1;
+  }
+  f->req.id = drv.next_id++;
   engine_submit (drv.engine, &f->req, now);
   /* An idle drive starts this request now, without a thread hop. */
-  engine_advance (drv.engine, now);
+  advance (now);
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   wake_dispatcher_if (wake);
+  return 0;
 }
 
 /* The worker gives up on f: withdraw it, or leave it to complete on
@@ -374,6 +590,11 @@ abandon (struct flight *f, enum req_outcome outcome)
   served = f->req.state == REQ_DONE;
   free_now = engine_cancel (drv.engine, &f->req) == 0;
   f->orphaned = !free_now;
+  f->orphan_outcome = outcome;
+  if (outcome == OUTCOME_IO_ERROR && atomic_load (&power_off)) {
+    drv.cut.failed++;
+    recorder_powercut (&drv.cut);
+  }
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   wake_dispatcher_if (wake);
@@ -399,7 +620,11 @@ should_abort (struct handback *hb)
   return handback_closing (hb) || nbdkit_nanosleep (0, 0) == -1;
 }
 
-/* Wait until the engine has put f on the drive; -1 if we must abort. */
+/* Outcomes of the waits. */
+#define WAIT_ABORT -1           /* server shutting down, client gone */
+#define WAIT_POWER -2           /* the power was cut first */
+
+/* Wait until the engine has put f on the drive. */
 static int
 wait_dispatched (struct flight *f, struct handback *hb)
 {
@@ -409,8 +634,10 @@ wait_dispatched (struct flight *f, struct handback *hb)
     if (pthread_cond_timedwait (&f->dispatched, &drv.lock, &ts) == ETIMEDOUT
         && f->req.state < REQ_SERVING) {
       pthread_mutex_unlock (&drv.lock);
+      if (atomic_load (&power_off))
+        return WAIT_POWER;
       if (should_abort (hb))
-        return -1;
+        return WAIT_ABORT;
       pthread_mutex_lock (&drv.lock);
     }
   }
@@ -426,13 +653,14 @@ cpu_relax (void)
 #endif
 }
 
-/* Return at the first clock reading at or after 'deadline' (host
- * monotonic ns), or -1 if we must abort; *delivered is that reading.
+/* Return at the first clock reading at or after f's modeled
+ * completion, or WAIT_*; *delivered is that reading.
  */
 static int
-wait_until (uint64_t deadline, uint64_t *delivered, struct handback *hb)
+wait_until (const struct flight *f, uint64_t *delivered,
+            struct handback *hb)
 {
-  uint64_t now;
+  uint64_t now, deadline = drv.epoch + f->req.done;
 
   while ((now = monotonic_ns ()) < deadline
          && deadline - now > drv.spin_ns) {
@@ -443,8 +671,10 @@ wait_until (uint64_t deadline, uint64_t *delivered, struct handback *hb)
       target = now + ABORT_CHECK_NS;
     ts = ns_to_timespec (target);
     clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    if (cut_before (f->req.done))
+      return WAIT_POWER;
     if (should_abort (hb))
-      return -1;
+      return WAIT_ABORT;
   }
   while ((now = monotonic_ns ()) < deadline)
     cpu_relax ();
@@ -452,15 +682,28 @@ wait_until (uint64_t deadline, uint64_t *delivered, struct handback *hb)
   return 0;
 }
 
-/* f's completion has been delivered at 'delivered': retire it. */
-static void
+/* f's completion has been delivered at 'delivered': retire it.  -1
+ * if the power was cut before it completed (f is then left to the
+ * engine, orphaned).
+ */
+static int
 retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
 {
   int64_t late = (int64_t) (delivered - drv.epoch) - (int64_t) f->req.done;
   bool wake;
 
   pthread_mutex_lock (&drv.lock);
-  engine_advance (drv.engine, delivered - drv.epoch);
+  /* Under the lock, before the reply: a cut due by now is made first,
+     so no request completing after it is acknowledged. */
+  advance (delivered - drv.epoch);
+  if (cut_before (f->req.done)) {
+    f->orphaned = true;
+    f->orphan_outcome = OUTCOME_IO_ERROR;
+    drv.cut.failed++;
+    recorder_powercut (&drv.cut);
+    pthread_mutex_unlock (&drv.lock);
+    return -1;
+  }
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   /* f has left the engine: its record needs no lock. */
@@ -469,6 +712,7 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
   if (hddsim_debug_timing)
     nbdkit_debug ("delivered id=%" PRIu64 " late=%" PRId64 " ns",
                   f->req.id, late);
+  return 0;
 }
 
 /* The delivery sleep must not be lengthened by timer slack.  Slack is
@@ -486,13 +730,27 @@ set_timer_slack_once (void)
   }
 }
 
+/* The request could not complete: the power was cut, or we must
+ * abort.
+ */
+static int
+give_up (struct flight *f, struct handback *hb, int waited)
+{
+  bool power = waited == WAIT_POWER;
+
+  abandon (f, power ? OUTCOME_IO_ERROR : OUTCOME_ABORTED);
+  handback_leave (hb, power ? should_abort (hb) : true);
+  errno = power ? EIO : ESHUTDOWN;
+  return -1;
+}
+
 int
 driver_request (const struct io *io, uint32_t conn, struct handback *hb,
-                driver_data_fn data, void *arg)
+                driver_data_fn data, driver_data_fn sync, void *arg)
 {
   struct flight *f;
   uint64_t delivered;
-  int status, err, waited;
+  int status = 0, err = 0, waited;
 
   if (handback_enter (hb) == -1)
     return -1;
@@ -503,25 +761,48 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
     return -1;
   }
   set_timer_slack_once ();
+  f->deferred = drv.powercut && writes_data (io->op);
+  f->data = data;
+  f->arg = arg;
 
-  submit (f);
-  status = data (arg);
-  err = errno;
+  if (submit (f) == -1) {
+    flight_free (f);
+    handback_leave (hb, should_abort (hb));
+    errno = EIO;
+    return -1;
+  }
+  if (!f->deferred) {
+    status = data (arg);
+    err = errno;
+    if (status == 0 && sync) {
+      status = sync (arg);
+      err = errno;
+    }
+  }
 
-  waited = wait_dispatched (f, hb) == 0;
-  if (waited) {
+  waited = wait_dispatched (f, hb);
+  if (waited == 0 && f->deferred) {
+    status = f->status;
+    err = f->err;
+    if (status == 0 && sync) {
+      status = sync (arg);
+      err = errno;
+    }
+  }
+  if (waited == 0) {
     /* Only a wait ahead needs the priority (realtime.c). */
     realtime_before_wait (drv.realtime,
                           drv.epoch + f->req.done > monotonic_ns ());
-    waited = wait_until (drv.epoch + f->req.done, &delivered, hb) == 0;
+    waited = wait_until (f, &delivered, hb);
   }
-  if (!waited) {
-    abandon (f, OUTCOME_ABORTED);
-    handback_leave (hb, true);
-    errno = ESHUTDOWN;
+  if (waited != 0)
+    return give_up (f, hb, waited);
+  if (retire (f, delivered,
+              status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR) == -1) {
+    handback_leave (hb, should_abort (hb));
+    errno = EIO;
     return -1;
   }
-  retire (f, delivered, status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR);
   flight_free (f);
   /* A reply to a client that has just gone joins the closing
    * connection's one-at-a-time hand-back (handback.c).

@@ -27,6 +27,8 @@ struct driver_config {
   bool realtime;                /* deliver at SCHED_FIFO priority */
   const char *trace_path;       /* NULL: no trace */
   const char *stats_path;       /* NULL: no stats file */
+  bool powercut;                /* power-loss emulation (powercut=) */
+  bool powercut_exit;           /* exit nbdkit at the cut */
 };
 
 /* In .get_ready: build the drive and the engine, open the output
@@ -44,11 +46,22 @@ struct handback;
 
 /* Serve one request of connection 'conn' (hb: its handback_open
  * state): queue it at the current time, run data(arg) for the real
- * I/O, wait for the modeled completion.  Returns data's result, or -1
- * with errno ESHUTDOWN if the server or the client went away first.
+ * I/O, then sync(arg) if not NULL (the host durability of a FUA
+ * write, never under the driver's lock), wait for the modeled
+ * completion.  Returns their result, or -1 with errno ESHUTDOWN if
+ * the server or the client went away first, or EIO if the power was
+ * cut (powercut=) before the request completed.
+ *
+ * With powercut= the data of writes, zeroes and trims reaches the
+ * image when the model serves the request, in the order it serves
+ * them (media.h), under the driver's lock: data(arg) then runs in
+ * whichever thread dispatches it.
  */
 extern int driver_request (const struct io *io, uint32_t conn,
-                           struct handback *hb,
-                           driver_data_fn data, void *arg);
+                           struct handback *hb, driver_data_fn data,
+                           driver_data_fn sync, void *arg);
+
+/* The power has been cut: new connections are refused. */
+extern bool driver_power_is_off (void);
 
 #endif /* HDDSIM_DRIVER_H */

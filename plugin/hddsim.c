@@ -18,6 +18,7 @@
 #include "driver.h"
 #include "handback.h"
 #include "image.h"
+#include "powercut.h"
 #include "realtime.h"
 
 NBDKIT_DLL_PUBLIC int hddsim_debug_sched = 0;
@@ -37,6 +38,7 @@ static void
 hddsim_unload (void)
 {
   config_free ();
+  powercut_free ();
 }
 
 static int
@@ -71,6 +73,8 @@ hddsim_get_ready (void)
     .realtime = realtime,
     .trace_path = config.trace,
     .stats_path = config.stats,
+    .powercut = powercut_armed (),
+    .powercut_exit = config.powercut_exit,
   };
   return driver_start (&dc);
 }
@@ -118,6 +122,11 @@ hddsim_open (int readonly)
   struct handle *h = malloc (sizeof *h);
 
   (void) readonly;
+  if (driver_power_is_off ()) {
+    nbdkit_error ("the power has been cut (powercut=): connection refused");
+    free (h);
+    return NULL;
+  }
   if (!h) {
     nbdkit_error ("malloc: %m");
     return NULL;
@@ -194,18 +203,23 @@ static int
 do_data (void *arg)
 {
   const struct data_op *d = arg;
-  int r = 0;
 
   switch (d->op) {
   case IO_READ: return image_pread (d->buf, d->count, d->offset);
-  case IO_WRITE: r = image_pwrite (d->buf, d->count, d->offset); break;
+  case IO_WRITE: return image_pwrite (d->buf, d->count, d->offset);
   case IO_FLUSH: return image_flush ();
-  case IO_TRIM: r = image_trim (d->count, d->offset); break;
-  case IO_ZERO: r = image_zero (d->count, d->offset); break;
+  case IO_TRIM: return image_trim (d->count, d->offset);
+  case IO_ZERO: return image_zero (d->count, d->offset);
   }
-  if (r == 0 && d->fua)
-    r = image_flush ();
-  return r;
+  return 0;
+}
+
+/* A FUA request's host durability, after its data. */
+static int
+do_sync (void *arg)
+{
+  (void) arg;
+  return image_flush ();
 }
 
 static int
@@ -221,7 +235,8 @@ serve (void *handle, enum io_op op, void *buf, uint32_t count,
     .op = op, .fua = d.fua, .offset = offset, .length = count,
   };
 
-  return driver_request (&io, h->conn, h->hb, do_data, &d);
+  return driver_request (&io, h->conn, h->hb, do_data,
+                         d.fua && op != IO_FLUSH ? do_sync : NULL, &d);
 }
 
 static int

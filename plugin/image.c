@@ -157,6 +157,16 @@ image_flush (void)
   return 0;
 }
 
+int
+image_sync (void)
+{
+  if (fdatasync (fd) == -1) {
+    nbdkit_error ("image: fdatasync: %m");
+    return -1;
+  }
+  return 0;
+}
+
 /* Trim is advisory: where the file system cannot punch holes, keep the
  * data (NBD allows that).
  */

@@ -18,6 +18,8 @@ extern bool image_writable (void);
 extern int image_pread (void *buf, uint32_t count, uint64_t offset);
 extern int image_pwrite (const void *buf, uint32_t count, uint64_t offset);
 extern int image_flush (void);
+/* fdatasync whatever host-sync= says (a power cut's last act). */
+extern int image_sync (void);
 extern int image_trim (uint32_t count, uint64_t offset);
 extern int image_zero (uint32_t count, uint64_t offset);
 

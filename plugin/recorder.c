@@ -64,6 +64,10 @@ static struct {
   struct stats *stats;
   struct trace_file *trace;
   struct stats_file *stats_file;
+
+  /* Under 'lock': the power cut, for the writer to put in the stats. */
+  bool cut;
+  struct stats_powercut powercut;
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -83,6 +87,15 @@ consume (const struct trace_record *r)
 static void
 write_outputs (void)
 {
+  struct stats_powercut cut;
+  bool was_cut;
+
+  pthread_mutex_lock (&rec.lock);
+  was_cut = rec.cut;
+  cut = rec.powercut;
+  pthread_mutex_unlock (&rec.lock);
+  if (was_cut)
+    stats_set_powercut (rec.stats, &cut);
   if (rec.trace)
     trace_file_flush (rec.trace);
   if (rec.stats_file) {
@@ -166,6 +179,15 @@ recorder_push (const struct req *r, bool served, int64_t late_ns,
   rec.ring[rec.head % RING_SIZE] = *t;
   if (++rec.head - rec.tail == RING_SIZE / 2)
     pthread_cond_signal (&rec.work);
+  pthread_mutex_unlock (&rec.lock);
+}
+
+void
+recorder_powercut (const struct stats_powercut *cut)
+{
+  pthread_mutex_lock (&rec.lock);
+  rec.cut = true;
+  rec.powercut = *cut;
   pthread_mutex_unlock (&rec.lock);
 }
 
@@ -261,4 +283,5 @@ recorder_stop (void)
   rec.ring = NULL;
   rec.head = rec.tail = 0;
   rec.epoch = 0;
+  rec.cut = false;
 }

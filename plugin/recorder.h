@@ -30,4 +30,10 @@ extern void recorder_push (const struct req *, bool served, int64_t late_ns,
  */
 extern void recorder_stop (void);
 
+struct stats_powercut;
+/* The power was cut: the stats say so from the next snapshot on (and
+ * *cut may be updated as later requests fail: call again).
+ */
+extern void recorder_powercut (const struct stats_powercut *cut);
+
 #endif /* HDDSIM_RECORDER_H */

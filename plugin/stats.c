@@ -52,6 +52,8 @@ struct stats {
   uint64_t stats_write_errors;  /* snapshots that could not be written */
   struct latency_hist lateness;
   struct latency_hist response;
+  bool powercut;                /* the power was cut: */
+  struct stats_powercut cut;
 };
 
 struct stats *
@@ -200,7 +202,22 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
     write_counter (fp, &s->conn[i], secs);
     sep = ",";
   }
-  fputs ("\n  }\n}\n", fp);
+  fputs ("\n  }", fp);
+  if (s->powercut)
+    fprintf (fp, ",\n  \"powercut\": {\"t_ns\": %" PRIu64
+             ", \"lost_extents\": %" PRIu64 ", \"lost_bytes\": %" PRIu64
+             ", \"flushes_done\": %" PRIu64 ", \"fua_writes_done\": %" PRIu64
+             ", \"failed\": %" PRIu64 "}",
+             s->cut.t_ns, s->cut.lost_extents, s->cut.lost_bytes,
+             s->cut.flushes_done, s->cut.fua_writes_done, s->cut.failed);
+  fputs ("\n}\n", fp);
+}
+
+void
+stats_set_powercut (struct stats *s, const struct stats_powercut *cut)
+{
+  s->powercut = true;
+  s->cut = *cut;
 }
 
 struct stats_file {
