@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # max-sectors.sh: the guest's max_sectors_kb from run's --max-sectors-kb
 # (sourced by vm-scripts/run and tests/scripts/test-run-max-sectors).
 
