@@ -4,5 +4,6 @@
 
 extern int hddsim_debug_sched;    /* each dispatch and completion */
 extern int hddsim_debug_timing;   /* each delivery and its lateness */
+extern int hddsim_debug_powercut; /* each write's ticket; the cut's extents */
 
 #endif /* HDDSIM_DEBUG_H */

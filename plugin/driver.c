@@ -159,6 +159,12 @@ apply_part (struct flight *f, const struct io *part, uint64_t start,
                     media_store_capacity ());
     return;
   }
+  if (hddsim_debug_powercut)
+    nbdkit_debug ("powercut: write ticket %" PRIu64 ": id=%" PRIu64
+                  " %s off=%" PRIu64 " len=%" PRIu64 " start=%" PRIu64
+                  " done=%" PRIu64, media_tickets (), f->req.id,
+                  io_op_name (part->op), part->offset, part->length,
+                  start, done);
   f->status = f->data (f->arg, part->offset - f->req.io.offset,
                        part->length);
   f->err = errno;
@@ -179,6 +185,10 @@ apply_served (struct flight *f)
     return;
   }
   if (r->io.op == IO_FLUSH) {
+    if (hddsim_debug_powercut)
+      nbdkit_debug ("powercut: flush id=%" PRIu64 " after write ticket %"
+                    PRIu64 " start=%" PRIu64 " done=%" PRIu64, r->id,
+                    media_tickets (), r->start, r->done);
     media_flush (r->start, r->done);
     return;
   }

@@ -23,6 +23,7 @@
 
 NBDKIT_DLL_PUBLIC int hddsim_debug_sched = 0;
 NBDKIT_DLL_PUBLIC int hddsim_debug_timing = 0;
+NBDKIT_DLL_PUBLIC int hddsim_debug_powercut = 0;
 
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
 

@@ -33,6 +33,7 @@
 #include <nbdkit-plugin.h>
 
 #include "../common/u64.h"
+#include "debug.h"
 #include "image.h"
 #include "media.h"
 
@@ -48,7 +49,9 @@
 
 struct version {
   uint32_t buf;                 /* a buffer, LAZY or ZEROES */
-  uint64_t tag;                 /* LAZY: the file after this ticket */
+  /* The file after this ticket (LAZY: what it still holds; a copy:
+     what it held then, kept for -D hddsim.powercut=1's report). */
+  uint64_t tag;
 };
 
 struct pend {
@@ -403,26 +406,25 @@ keep_sector (uint64_t s, const char *p, uint64_t j)
   unsigned i;
 
   if (!e) {
-    e = create (s, (struct version) { copy_of (p, n), 0 });
+    e = create (s, (struct version) { copy_of (p, n), j - 1 });
     if (!e)
       overflow ("entries");
     else if (e->base.buf == NOBUF) {
       overflow ("sector buffers");
-      e->base = (struct version) { ZEROES, 0 };
+      e->base.buf = ZEROES;
     }
     return;
   }
   if (e->base.buf == LAZY && e->base.tag < j)
-    e->base = (struct version) { copy_of (p, n), 0 };
+    e->base.buf = copy_of (p, n);
   for (i = 0; i < e->npend; i++)
     if (e->pend[i].v.buf == LAZY && e->pend[i].v.tag < j)
-      e->pend[i].v = (struct version) { copy_of (p, n), 0 };
+      e->pend[i].v.buf = copy_of (p, n);
   if (e->base.buf == NOBUF)
-    e->base = (struct version) { ZEROES, 0 }, overflow ("sector buffers");
+    e->base.buf = ZEROES, overflow ("sector buffers");
   for (i = 0; i < e->npend; i++)
     if (e->pend[i].v.buf == NOBUF)
-      e->pend[i].v = (struct version) { ZEROES, 0 },
-        overflow ("sector buffers");
+      e->pend[i].v.buf = ZEROES, overflow ("sector buffers");
 }
 
 static int
@@ -548,23 +550,78 @@ on_media (const struct hdd *hdd, const struct entry *e, unsigned i,
   return hdd_media_written (hdd, &r->ev, t) > e->sector - r->ev.offset / SECT;
 }
 
-static const struct version *
+/* Which of e's versions the media holds at t: the newest under way
+ * that is on it (its index in pend), else -1: the base.
+ */
+static int
 media_version (const struct hdd *hdd, const struct entry *e, uint64_t t)
 {
-  unsigned i = e->npend;
+  int i = e->npend;
 
   while (i-- > 0)
-    if (on_media (hdd, e, i, t))
-      return &e->pend[i].v;
-  return &e->base;
+    if (on_media (hdd, e, (unsigned) i, t))
+      return i;
+  return -1;
 }
 
+/* A sector the cut wrote back, and which version (for the debug
+ * report).
+ */
+struct restored {
+  uint64_t sector;
+  uint64_t tag;                 /* the file as of this ticket */
+  uint32_t run;                 /* NONE: the base */
+  bool zero;
+};
+
 static int
-cmp_u64 (const void *a, const void *b)
+cmp_restored (const void *a, const void *b)
 {
-  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  uint64_t x = ((const struct restored *) a)->sector;
+  uint64_t y = ((const struct restored *) b)->sector;
 
   return x < y ? -1 : x > y;
+}
+
+/* Do a and b (a + 1 == b by sector) belong to one reported extent? */
+static bool
+same_extent (const struct restored *a, const struct restored *b)
+{
+  return a->sector + 1 == b->sector && a->tag == b->tag
+    && a->run == b->run && a->zero == b->zero;
+}
+
+/* -D hddsim.powercut=1: what the cut restored, sectors [x->sector,
+ * last], all one version.  A ticket is the count of writes that had
+ * reached the file (the driver's debug line names each ticket's
+ * request).
+ */
+static void
+report_extent (const struct restored *x, uint64_t last)
+{
+  const struct run *r;
+  const char *what;
+
+  if (x->run == NONE) {
+    nbdkit_debug ("powercut: restored sectors %" PRIu64 "-%" PRIu64
+                  " (%" PRIu64 "): %s the file held as of write ticket %"
+                  PRIu64 " (the base: on the media before every media "
+                  "write still under way)", x->sector, last,
+                  last - x->sector + 1, x->zero ? "zeroes," : "what",
+                  x->tag);
+    return;
+  }
+  r = run_at (x->run);
+  what = r->kind == RUN_SCATTERED ? "trims made durable by a flush"
+    : r->kind == RUN_WHOLE ? "a durable trim"
+    : r->ev.own ? "a request's own media write" : "a destage";
+  nbdkit_debug ("powercut: restored sectors %" PRIu64 "-%" PRIu64
+                " (%" PRIu64 "): %s the file held as of write ticket %"
+                PRIu64 " (%s of [%" PRIu64 ", +%" PRIu64 ") bytes, %"
+                PRIu64 "-%" PRIu64 " ns, on the media at the cut)",
+                x->sector, last, last - x->sector + 1,
+                x->zero ? "zeroes," : "what", x->tag, what, r->ev.offset,
+                r->ev.length, r->ev.start_ns, r->ev.end_ns);
 }
 
 static int
@@ -579,7 +636,8 @@ write_back (uint64_t s, const struct version *v)
 int
 media_cut (const struct hdd *hdd, uint64_t t, struct media_loss *loss)
 {
-  uint64_t *lost, n = 0, i;
+  struct restored *lost;
+  uint64_t n = 0, i, first = 0;
   uint32_t k;
 
   *loss = (struct media_loss) { 0 };
@@ -595,22 +653,32 @@ media_cut (const struct hdd *hdd, uint64_t t, struct media_loss *loss)
   for (k = 0; k < ms.nentries; k++) {
     const struct entry *e = &ms.entries[k];
     const struct version *v;
+    int p;
 
     if (!e->used)
       continue;
-    v = media_version (hdd, e, t);
+    p = media_version (hdd, e, t);
+    v = p == -1 ? &e->base : &e->pend[p].v;
     if (v->buf == LAZY)         /* the file holds it */
       continue;
     if (write_back (e->sector, v) == -1) {
       free (lost);
       return -1;
     }
-    lost[n++] = e->sector;
+    lost[n++] = (struct restored) {
+      e->sector, v->tag, p == -1 ? NONE : e->pend[p].run, v->buf == ZEROES
+    };
   }
-  qsort (lost, n, sizeof *lost, cmp_u64);
-  for (i = 0; i < n; i++)
-    if (i == 0 || lost[i] != lost[i - 1] + 1)
+  qsort (lost, n, sizeof *lost, cmp_restored);
+  for (i = 0; i < n; i++) {
+    if (i == 0 || lost[i].sector != lost[i - 1].sector + 1)
       loss->extents++;
+    if (hddsim_debug_powercut && (i + 1 == n
+                                  || !same_extent (&lost[i], &lost[i + 1]))) {
+      report_extent (&lost[first], lost[i].sector);
+      first = i + 1;
+    }
+  }
   loss->sectors = n;
   free (lost);
   ms.on = false;                /* nothing reaches the media any more */
@@ -684,6 +752,12 @@ media_free (void)
   free (ms.hash);
   free (ms.scratch);
   memset (&ms, 0, sizeof ms);
+}
+
+uint64_t
+media_tickets (void)
+{
+  return ms.applied;
 }
 
 uint64_t

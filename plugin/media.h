@@ -68,6 +68,9 @@ extern void media_flush (uint64_t start, uint64_t done);
  */
 extern int media_cut (const struct hdd *, uint64_t t, struct media_loss *);
 
+/* Writes that have reached the file: the ticket of the newest. */
+extern uint64_t media_tickets (void);
+
 /* Sector buffers in use, and the capacity (for the stats). */
 extern uint64_t media_store_used (void);
 extern uint64_t media_store_capacity (void);

@@ -172,26 +172,43 @@ op_done (void *user, int *error)
   return 1;
 }
 
+static struct op *
+op_new (struct run *r, uint64_t block)
+{
+  struct op *o = calloc (1, sizeof *o);
+
+  ck_assert_ptr_nonnull (o);
+  o->run = r;
+  o->block = block;
+  return o;
+}
+
+/* A flush covers what had completed when it was issued. */
+static int64_t
+issue_flush (struct nbd_handle *nbd, struct run *r, struct op *o)
+{
+  nbd_completion_callback cb = { .callback = op_done, .user_data = o };
+  uint64_t i;
+
+  o->kind = -1;
+  o->snap = malloc (NBLK * sizeof *o->snap);
+  ck_assert_ptr_nonnull (o->snap);
+  for (i = 0; i < NBLK; i++)
+    o->snap[i] = r->b[i].done;
+  return nbd_aio_flush (nbd, cb, 0);
+}
+
 static void
 issue (struct nbd_handle *nbd, struct run *r)
 {
-  struct op *o = calloc (1, sizeof *o);
+  struct op *o = op_new (r, 0);
   nbd_completion_callback cb = { .callback = op_done, .user_data = o };
   unsigned pick = rnd (r) % 100;
   int64_t c;
 
-  ck_assert_ptr_nonnull (o);
-  o->run = r;
   o->block = rnd (r) % NBLK;
-  if (pick < 10) {
-    uint64_t i;
-    o->kind = -1;
-    o->snap = malloc (NBLK * sizeof *o->snap);
-    ck_assert_ptr_nonnull (o->snap);
-    for (i = 0; i < NBLK; i++)
-      o->snap[i] = r->b[i].done;
-    c = nbd_aio_flush (nbd, cb, 0);
-  }
+  if (pick < 10)
+    c = issue_flush (nbd, r, o);
   else if (r->b[o->block].busy || r->b[o->block].nver == MAX_VERSIONS / 16) {
     o->kind = -2;
     c = nbd_aio_pread (nbd, o->buf, BLK, o->block * BLK, cb, 0);
@@ -290,6 +307,38 @@ check_trace_against_cut (const struct server *s)
   free (t);
 }
 
+/* After the cut of run r: every sector holds its durable version or a
+ * later one.  Returns the sectors whose last completed version is lost.
+ */
+static uint64_t
+check_image (const struct server *s, const struct run *r,
+             const char *sched, const char *cache)
+{
+  uint8_t *img;
+  uint64_t sct, lost = 0;
+
+  check_trace_against_cut (s);
+  img = read_image (s);
+  for (sct = 0; sct < NSECT; sct++) {
+    const struct block_state *b = &r->b[sct / SPB];
+    uint64_t ver = 0;
+    int kind = identify (img + sct * SECT, sct, &ver), got;
+
+    ck_assert_msg (kind >= 0, "%s %s: sector %" PRIu64 " holds garbage",
+                   sched, cache, sct);
+    got = newest_match (b, b->durable, kind, ver);
+    ck_assert_msg (got != -2 || (b->durable < 0 && kind == K_ORIGINAL),
+                   "%s cache=%s: sector %" PRIu64 " lost durable version %d"
+                   " (kind %d version %" PRIu64 " on the image)",
+                   sched, cache, sct, b->durable, kind, ver);
+    if (b->done >= 0 && newest_match (b, b->done, kind, ver) == -2)
+      lost++;
+  }
+  free (img);
+  ck_assert_uint_gt (r->acked, 0);
+  return lost;
+}
+
 /* One run: random writes, zeroes, trims, FUA, flushes and reads on one
  * connection, QD8, until the cut at the completion of the n-th write
  * or zero (after-writes:N: a point in the workload however loaded the
@@ -306,8 +355,7 @@ contract_run (const char *sched, const char *cache, uint64_t seed,
   static struct run r;
   struct server s;
   struct nbd_handle *nbd;
-  uint8_t *img;
-  uint64_t sct, lost = 0;
+  uint64_t sct, lost;
   double give_up;
 
   snprintf (sched_arg, sizeof sched_arg, "sched=%s", sched);
@@ -342,26 +390,7 @@ contract_run (const char *sched, const char *cache, uint64_t seed,
     nbd_close (late);
   }
   server_stop (&s, NULL);
-
-  check_trace_against_cut (&s);
-  img = read_image (&s);
-  for (sct = 0; sct < NSECT; sct++) {
-    const struct block_state *b = &r.b[sct / SPB];
-    uint64_t ver = 0;
-    int kind = identify (img + sct * SECT, sct, &ver), got;
-
-    ck_assert_msg (kind >= 0, "%s %s: sector %" PRIu64 " holds garbage",
-                   sched, cache, sct);
-    got = newest_match (b, b->durable, kind, ver);
-    ck_assert_msg (got != -2 || (b->durable < 0 && kind == K_ORIGINAL),
-                   "%s cache=%s: sector %" PRIu64 " lost durable version %d"
-                   " (kind %d version %" PRIu64 " on the image)",
-                   sched, cache, sct, b->durable, kind, ver);
-    if (b->done >= 0 && newest_match (b, b->done, kind, ver) == -2)
-      lost++;
-  }
-  free (img);
-  ck_assert_uint_gt (r.acked, 0);
+  lost = check_image (&s, &r, sched, cache);
   server_cleanup (&s);
   return lost;
 }
@@ -395,6 +424,124 @@ START_TEST (test_contract_wt_off)
     ck_assert_uint_eq (contract_run (i % 2 ? "satf" : "cscan", mode[i / 2],
                                      31 + i, i % 2 ? "after-writes" : "at",
                                      i % 2 ? 50 + 13 * i : 400 + 23 * i), 0);
+}
+END_TEST
+
+/* ---- one hot block rewritten before each flush (issue 12) ---- */
+
+/* btrfs's fsync: its superblock (4K at 65536) rewritten and flushed
+ * each time, between cached writes elsewhere.
+ */
+#define HOT_BLOCK (UINT64_C(65536) / BLK)
+
+/* A plain write of block's next version. */
+static void
+issue_write (struct nbd_handle *nbd, struct run *r, uint64_t block)
+{
+  struct op *o = op_new (r, block);
+  nbd_completion_callback cb = { .callback = op_done, .user_data = o };
+  struct block_state *b = &r->b[block];
+
+  o->kind = K_DATA;
+  o->version = (int) b->nver;
+  b->kind[b->nver++] = K_DATA;
+  b->busy = true;
+  fill (o->buf, block, (uint64_t) o->version);
+  ck_assert_msg (nbd_aio_pwrite (nbd, o->buf, BLK, block * BLK, cb, 0) > 0,
+                 "%s", nbd_get_error ());
+  r->inflight++;
+}
+
+static void
+drain (struct nbd_handle *nbd, struct run *r)
+{
+  while (r->inflight > 0)
+    ck_assert_int_ne (nbd_poll (nbd, -1), -1);
+}
+
+static void
+flush_and_drain (struct nbd_handle *nbd, struct run *r)
+{
+  ck_assert_msg (issue_flush (nbd, r, op_new (r, 0)) > 0, "%s",
+                 nbd_get_error ());
+  r->inflight++;
+  drain (nbd, r);
+}
+
+/* A cold block: not the hot one, nor 'other'. */
+static uint64_t
+cold_block (struct run *r, uint64_t other)
+{
+  uint64_t b;
+
+  do
+    b = rnd (r) % NBLK;
+  while (b == HOT_BLOCK || b == other);
+  return b;
+}
+
+/* Cycles of: two cold writes at once, flush, the hot write, flush;
+ * the cut after write n (n = 3k + 1 or 3k + 2: right after a cold
+ * write that no flush covers).  Returns the sectors it lost.
+ */
+static uint64_t
+hot_run (unsigned n, uint64_t seed)
+{
+  char cut_arg[40], seed_arg[32];
+  const char *params[] = { "cache=wb", "profile=st340014a",
+                           "host-sync=false", cut_arg, seed_arg, NULL };
+  static struct run r;
+  struct server s;
+  struct nbd_handle *nbd;
+  uint64_t i, lost;
+
+  snprintf (cut_arg, sizeof cut_arg, "powercut=after-writes:%u", n);
+  snprintf (seed_arg, sizeof seed_arg, "seed=%" PRIu64, seed);
+  memset (&r, 0, sizeof r);
+  r.rng = seed * 2654435761u + 1;
+  for (i = 0; i < NBLK; i++)
+    r.b[i].done = r.b[i].durable = -1;
+
+  server_prepare (&s, IMAGE_BYTES);
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  while (!r.cut) {
+    uint64_t a = cold_block (&r, HOT_BLOCK);
+
+    issue_write (nbd, &r, a);
+    issue_write (nbd, &r, cold_block (&r, a));
+    drain (nbd, &r);
+    if (!r.cut)
+      flush_and_drain (nbd, &r);
+    if (!r.cut) {
+      issue_write (nbd, &r, HOT_BLOCK);
+      drain (nbd, &r);
+    }
+    if (!r.cut)
+      flush_and_drain (nbd, &r);
+  }
+  nbd_close (nbd);
+  server_stop (&s, NULL);
+  ck_assert_msg (r.b[HOT_BLOCK].durable >= 0, "cut %u: no hot write was "
+                 "flushed before the cut", n);
+  lost = check_image (&s, &r, "hot", "wb");
+  server_cleanup (&s);
+  return lost;
+}
+
+/* Every flushed version of the hot block is on the image after the
+ * cut (not an older one the store kept), and the cut did lose the
+ * unflushed cold writes (cache=wb: they were only in the cache).
+ */
+START_TEST (test_hot_block_flushed)
+{
+  static const unsigned cuts[] = { 17, 38, 61 };
+  uint64_t lost = 0;
+  unsigned i;
+
+  for (i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+    lost += hot_run (cuts[i], 71 + i);
+  ck_assert_uint_gt (lost, 0);
 }
 END_TEST
 
@@ -933,6 +1080,7 @@ powercut_suite (void)
   tcase_add_test (tc, test_contract_wt_off);
   tcase_add_test (tc, test_survivors_follow_the_model);
   tcase_add_test (tc, test_rewrite_during_destage);
+  tcase_add_test (tc, test_hot_block_flushed);
   tcase_add_test (tc, test_split_write_wt);
   tcase_add_test (tc, test_split_write_wb);
   tcase_add_loop_test (tc, test_outside_triggers, 0, 3);
