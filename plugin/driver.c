@@ -43,6 +43,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
+#include "../common/u64.h"
 #include "../sched/engine.h"
 #include "clock.h"
 #include "debug.h"
@@ -114,6 +115,14 @@ bool
 driver_power_is_off (void)
 {
   return atomic_load (&power_off);
+}
+
+/* One more request the cut failed, in the stats' record.  Lock held. */
+static void
+count_cut_failure (void)
+{
+  drv.cut.failed++;
+  recorder_powercut (&drv.cut);
 }
 
 /* A request completing at modeled 'done' comes after the cut. */
@@ -293,8 +302,7 @@ dispatcher_work (void)
     return ENGINE_NEVER;
   if (serving && worker_times (serving))
     return cut;
-  return cut < engine_next_event (drv.engine)
-    ? cut : engine_next_event (drv.engine);
+  return min64 (cut, engine_next_event (drv.engine));
 }
 
 /* The power fails at modeled time t: the drive's background work up
@@ -653,10 +661,8 @@ abandon (struct flight *f, enum req_outcome outcome)
   free_now = engine_cancel (drv.engine, &f->req) == 0;
   f->orphaned = !free_now;
   f->orphan_outcome = outcome;
-  if (outcome == OUTCOME_POWERCUT) {
-    drv.cut.failed++;
-    recorder_powercut (&drv.cut);
-  }
+  if (outcome == OUTCOME_POWERCUT)
+    count_cut_failure ();
   wake = dispatcher_must_wake ();
   pthread_mutex_unlock (&drv.lock);
   wake_dispatcher_if (wake);
@@ -761,8 +767,7 @@ retire (struct flight *f, uint64_t delivered, enum req_outcome outcome)
   if (cut_before (f->req.done)) {
     f->orphaned = true;
     f->orphan_outcome = OUTCOME_POWERCUT;
-    drv.cut.failed++;
-    recorder_powercut (&drv.cut);
+    count_cut_failure ();
     pthread_mutex_unlock (&drv.lock);
     return -1;
   }
@@ -806,6 +811,17 @@ give_up (struct flight *f, struct handback *hb, int waited)
   return -1;
 }
 
+/* After the data op's 'status': the FUA sync, if any and it went well. */
+static int
+then_sync (driver_sync_fn sync, void *arg, int status, int *err)
+{
+  if (status != 0 || !sync)
+    return status;
+  status = sync (arg);
+  *err = errno;
+  return status;
+}
+
 int
 driver_request (const struct io *io, uint32_t conn, struct handback *hb,
                 driver_data_fn data, driver_sync_fn sync, void *arg)
@@ -841,20 +857,13 @@ driver_request (const struct io *io, uint32_t conn, struct handback *hb,
   if (!f->deferred) {
     status = data (arg, 0, io->length);
     err = errno;
-    if (status == 0 && sync) {
-      status = sync (arg);
-      err = errno;
-    }
+    status = then_sync (sync, arg, status, &err);
   }
 
   waited = wait_dispatched (f, hb);
   if (waited == 0 && f->deferred) {
-    status = f->status;
     err = f->err;
-    if (status == 0 && sync) {
-      status = sync (arg);
-      err = errno;
-    }
+    status = then_sync (sync, arg, f->status, &err);
   }
   if (waited == 0) {
     /* Only a wait ahead needs the priority (realtime.c). */
