@@ -72,6 +72,11 @@
  * unlimited, as Linux's CFQ, until the bound is measured in a guest
  * (issue 16): timelines stay as they were without it.
  *
+ * A connection's waiting writes may be bounded (cfq-async-queued-max):
+ * past the bound, the surplus is served one request at a time outside
+ * the async queue's slice (relieve_async says why an NBD client needs
+ * it and Linux's CFQ does not).  Default 0, unbounded, as Linux's.
+ *
  * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
  * out of CFQ: a flush has no position to sort, no think time and no
  * request after it to idle for, so counting it in its connection's sync
@@ -109,6 +114,8 @@ struct cfq_tunables {
   uint64_t slice_idle;
   uint64_t quantum;
   uint64_t quantum_bytes;       /* bytes per dispatch round; 0: no bound */
+  uint64_t async_queued_max;    /* writes a connection may keep waiting;
+                                   0: no bound */
   uint64_t fifo_expire_sync;
   uint64_t fifo_expire_async;
   uint64_t back_seek_max;       /* bytes */
@@ -142,6 +149,10 @@ static const struct pt_def cfq_params[] = {
     .def = 0,
     .help = "bytes per dispatch round (its first request whatever its "
     "size; 0 = unlimited)" },
+  { .key = "cfq-async-queued-max", .type = PT_UINT,
+    .offset = TUN(async_queued_max), .min = 0, .max = 1024, .def = 0,
+    .help = "async requests a connection may keep waiting before the "
+    "surplus is served outside its slice (0 = unlimited)" },
   { .key = "cfq-fifo-expire-sync", .type = PT_DURATION,
     .offset = TUN(fifo_expire_sync), .min = 1, .max = HOUR, .def = 125 * MS,
     .help = "sync request expiry" },
@@ -623,6 +634,50 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
   return n;
 }
 
+/* A connection's async queue holding more than cfq-async-queued-max
+ * requests (the active queue excepted: it is being served), or NULL.
+ */
+static struct cfqq *
+async_over_bound (const struct cfq_data *cfqd)
+{
+  struct cfqq *q;
+
+  if (cfqd->tun.async_queued_max == 0)
+    return NULL;
+  TAILQ_FOREACH (q, &cfqd->rr, rr_link)
+    if (!q->sync && q->queued > cfqd->tun.async_queued_max)
+      return q;
+  return NULL;
+}
+
+/* Serve one request of an async queue over its bound, outside its
+ * slice: the active queue keeps its slice, its idle window and its
+ * place.  Linux's CFQ needs no such rule: the block layer allocates
+ * sync and async requests from separate pools (nr_requests each), so
+ * writes that CFQ holds back never keep a reader's request from
+ * reaching it.  An NBD client has one window for both (QEMU: 16
+ * requests in flight); writes held back fill it and the reads wait
+ * above the drive, where no policy sees them.  Serving the surplus
+ * keeps room in the window for reads.
+ */
+static bool
+relieve_async (struct cfq_data *cfqd, const struct hdd *hdd)
+{
+  struct cfqq *q = async_over_bound (cfqd);
+  uint64_t head = cfqd->have_pos ? cfqd->pos : hdd_head_offset (hdd);
+  struct req *r;
+
+  if (!q)
+    return false;
+  r = elevator (cfqd, q, head);
+  q->in_flight++;
+  queue_del (cfqd, r);
+  TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
+  cfqd->have_pos = true;
+  cfqd->pos = req_end (r);
+  return true;
+}
+
 /* Idle for the active sync queue that ran empty, if it may: returns
  * true and sets *wake while the window lasts.
  */
@@ -665,6 +720,8 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
     }
     if (cfqd->preempt)
       do_preempt (cfqd, now);
+    if (relieve_async (cfqd, hdd))
+      continue;
     if (!cfqd->active)
       activate_next (cfqd);
     q = cfqd->active;

@@ -332,6 +332,55 @@ START_TEST (test_cfq_round_bytes_param)
 }
 END_TEST
 
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* cfq-async-queued-max: a connection's writes beyond the bound are
+ * served outside the reader's slice.  Ten reads of connection 1 at 0
+ * and five writes of connection 2 at 1 ms (5 ms each, no idling).  The
+ * reads' first round (the quantum, 8) takes the drive to 40 ms; then
+ * the writes over the bound of 2 go one by one (40, 45, 50 ms), the
+ * reader's slice goes on (55, 60 ms) and the last two writes wait for
+ * the async slice (65, 70 ms).  Without the bound all five writes wait
+ * for the reads (50-70 ms).
+ */
+START_TEST (test_cfq_async_queued_max)
+{
+  static const uint64_t bounded[] = { 40 * MS, 45 * MS, 50 * MS, 65 * MS,
+                                      70 * MS };
+  static const uint64_t unbounded[] = { 50 * MS, 55 * MS, 60 * MS, 65 * MS,
+                                        70 * MS };
+  unsigned k, i;
+
+  for (k = 0; k < 2; k++) {
+    struct tdrv *d = fixed ();
+    struct req *rd[10], *wr[5];
+    uint64_t starts[5];
+
+    tdrv_set (d, "cfq-slice-idle", "0");
+    if (k == 0)
+      tdrv_set (d, "cfq-async-queued-max", "2");
+    for (i = 0; i < 10; i++)
+      rd[i] = tdrv_at (d, 0, 1, IO_READ, (uint64_t) i * MiB, 4 * KiB);
+    for (i = 0; i < 5; i++)
+      wr[i] = tdrv_at (d, 1 * MS, 2, IO_WRITE, 900 * MiB + i * MiB, 4 * KiB);
+    tdrv_run_all (d);
+    for (i = 0; i < 5; i++)
+      starts[i] = wr[i]->start;
+    qsort (starts, 5, sizeof *starts, cmp_u64);
+    for (i = 0; i < 5; i++)
+      ck_assert_uint_eq (starts[i], (k == 0 ? bounded : unbounded)[i]);
+    ck_assert_uint_eq (rd[9]->start, k == 0 ? 60 * MS : 45 * MS);
+    tdrv_free (d);
+  }
+}
+END_TEST
+
 /* Two sequential readers that think 1 ms between requests.  With
  * idling each keeps the drive for its whole slice (about 2 s / 100 ms
  * = 20 switches, each a long seek between their regions); without it
@@ -593,6 +642,7 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_preempt_own_queue_waiting);
   tcase_add_test (tc, test_cfq_round_bytes);
   tcase_add_test (tc, test_cfq_round_bytes_param);
+  tcase_add_test (tc, test_cfq_async_queued_max);
   tcase_add_test (tc, test_cfq_idle_keeps_stream);
   tcase_add_test (tc, test_cfq_idle_ends);
   tcase_add_test (tc, test_cfq_think_time);
