@@ -72,9 +72,9 @@
  * unlimited, as Linux's CFQ, until the bound is measured in a guest
  * (issue 16): timelines stay as they were without it.
  *
- * A connection's waiting writes may be bounded (cfq-async-queued-max):
- * past the bound, the surplus is served one request at a time outside
- * the async queue's slice (relieve_async says why an NBD client needs
+ * A connection's waiting writes may be bounded (cfq-async-queued-max,
+ * in client requests, however many commands each is): past the bound,
+ * the oldest is served, whole, outside the async queue's slice (relieve_async says why an NBD client needs
  * it and Linux's CFQ does not).  Default 0, unbounded, as Linux's.
  *
  * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
@@ -174,6 +174,7 @@ struct cfqq {
   struct req_tree sorted;       /* by offset */
   struct req_list fifo;         /* the same, in arrival order */
   uint32_t queued;
+  uint32_t waiting;             /* client requests with a command queued */
   uint32_t in_flight;           /* picked, not yet done */
 
   TAILQ_ENTRY(cfqq) rr_link;
@@ -405,6 +406,16 @@ rr_del (struct cfq_data *cfqd, struct cfqq *q)
   q->on_rr = false;
 }
 
+/* Whether r and n are commands of one client request.  A split
+ * request's commands are given to the policy together, in order, so
+ * those still queued are neighbours in the queue's FIFO.
+ */
+static bool
+same_request (const struct req *r, const struct req *n)
+{
+  return n && r->parent && n->parent == r->parent;
+}
+
 static void
 cfq_add (void *data, struct req *r, uint64_t now)
 {
@@ -415,6 +426,8 @@ cfq_add (void *data, struct req *r, uint64_t now)
   r->policy_data = q;
   r->deadline = r->arrival + cfqq_expire (cfqd, q);
   RB_INSERT (req_tree, &q->sorted, r);
+  if (!same_request (r, TAILQ_LAST (&q->fifo, req_list)))
+    q->waiting++;
   TAILQ_INSERT_TAIL (&q->fifo, r, fifo_link);
   q->queued++;
   q->last_used = now;
@@ -434,6 +447,9 @@ queue_del (struct cfq_data *cfqd, struct req *r)
   struct cfqq *q = r->policy_data;
 
   RB_REMOVE (req_tree, &q->sorted, r);
+  if (!same_request (r, TAILQ_PREV (r, req_list, fifo_link))
+      && !same_request (r, TAILQ_NEXT (r, fifo_link)))
+    q->waiting--;
   TAILQ_REMOVE (&q->fifo, r, fifo_link);
   q->queued--;
   if (q->queued == 0) {
@@ -635,7 +651,9 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
 }
 
 /* A connection's async queue holding more than cfq-async-queued-max
- * requests (the active queue excepted: it is being served), or NULL.
+ * client requests (a split one counts once, until its last command
+ * leaves the queue; the active queue excepted: it is being served), or
+ * NULL.
  */
 static struct cfqq *
 async_over_bound (const struct cfq_data *cfqd)
@@ -645,13 +663,14 @@ async_over_bound (const struct cfq_data *cfqd)
   if (cfqd->tun.async_queued_max == 0)
     return NULL;
   TAILQ_FOREACH (q, &cfqd->rr, rr_link)
-    if (!q->sync && q->queued > cfqd->tun.async_queued_max)
+    if (!q->sync && q->waiting > cfqd->tun.async_queued_max)
       return q;
   return NULL;
 }
 
-/* Serve one request of an async queue over its bound, outside its
- * slice: the active queue keeps its slice, its idle window and its
+/* Serve the oldest command of an async queue over its bound, outside
+ * its slice, so that the oldest request is freed whole, command after
+ * command: the active queue keeps its slice, its idle window and its
  * place.  Linux's CFQ needs no such rule: the block layer allocates
  * sync and async requests from separate pools (nr_requests each), so
  * writes that CFQ holds back never keep a reader's request from
@@ -661,15 +680,14 @@ async_over_bound (const struct cfq_data *cfqd)
  * keeps room in the window for reads.
  */
 static bool
-relieve_async (struct cfq_data *cfqd, const struct hdd *hdd)
+relieve_async (struct cfq_data *cfqd)
 {
   struct cfqq *q = async_over_bound (cfqd);
-  uint64_t head = cfqd->have_pos ? cfqd->pos : hdd_head_offset (hdd);
   struct req *r;
 
   if (!q)
     return false;
-  r = elevator (cfqd, q, head);
+  r = TAILQ_FIRST (&q->fifo);
   q->in_flight++;
   queue_del (cfqd, r);
   TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
@@ -720,7 +738,7 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
     }
     if (cfqd->preempt)
       do_preempt (cfqd, now);
-    if (relieve_async (cfqd, hdd))
+    if (relieve_async (cfqd))
       continue;
     if (!cfqd->active)
       activate_next (cfqd);

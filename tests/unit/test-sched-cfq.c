@@ -381,6 +381,38 @@ START_TEST (test_cfq_async_queued_max)
 }
 END_TEST
 
+/* The bound counts client requests: with max-transfer=128K, three
+ * 512 KiB writes are twelve commands but three requests.  With a bound
+ * of 1, after the reads' first round (0-40 ms) the oldest write is
+ * served whole (40-60 ms), then the next (60-80 ms), leaving one; the
+ * reads go on (80, 85 ms) and the last write waits for its slice
+ * (90 ms).
+ */
+START_TEST (test_cfq_async_queued_max_commands)
+{
+  struct tdrv *d = fixed ();
+  struct req *rd[10], *wr[3];
+  unsigned i;
+
+  tdrv_set (d, "cfq-slice-idle", "0");
+  tdrv_set (d, "max-transfer", "128K");
+  tdrv_set (d, "cfq-async-queued-max", "1");
+  for (i = 0; i < 10; i++)
+    rd[i] = tdrv_at (d, 0, 1, IO_READ, (uint64_t) i * MiB, 4 * KiB);
+  for (i = 0; i < 3; i++)
+    wr[i] = tdrv_at (d, 1 * MS, 2, IO_WRITE, 900 * MiB + i * MiB, 512 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (wr[0]->start, 40 * MS);
+  ck_assert_uint_eq (wr[0]->done, 60 * MS);
+  ck_assert_uint_eq (wr[1]->start, 60 * MS);
+  ck_assert_uint_eq (wr[1]->done, 80 * MS);
+  ck_assert_uint_eq (rd[8]->start, 80 * MS);
+  ck_assert_uint_eq (rd[9]->start, 85 * MS);
+  ck_assert_uint_eq (wr[2]->start, 90 * MS);
+  tdrv_free (d);
+}
+END_TEST
+
 /* Two sequential readers that think 1 ms between requests.  With
  * idling each keeps the drive for its whole slice (about 2 s / 100 ms
  * = 20 switches, each a long seek between their regions); without it
@@ -643,6 +675,7 @@ cfq_suite (void)
   tcase_add_test (tc, test_cfq_round_bytes);
   tcase_add_test (tc, test_cfq_round_bytes_param);
   tcase_add_test (tc, test_cfq_async_queued_max);
+  tcase_add_test (tc, test_cfq_async_queued_max_commands);
   tcase_add_test (tc, test_cfq_idle_keeps_stream);
   tcase_add_test (tc, test_cfq_idle_ends);
   tcase_add_test (tc, test_cfq_think_time);
