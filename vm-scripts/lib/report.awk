@@ -46,8 +46,8 @@ END {
         n[k]++; d = val[i] - mean[k]; mean[k] += d / n[k]; m2[k] += d * (val[i] - mean[k])
     }
     printf "# hddsim guest benchmarks\n\nSource: `%s`. Each cell: mean ± sample standard deviation (number of runs).\n", csv
-    printf "Rows: filesystem / guest I/O scheduler; columns: hddsim scheduler%s.\n", (np > 1 ? "/profile" : "")
-    printf "Several guests on one drive (workload W1:W2): a row per guest K, \"gK WK\", and one for the drive they share.\n"
+    # (one line: report puts the summary after these four)
+    printf "Rows: filesystem / guest I/O scheduler (several guests on one drive, workload W1:W2: a row per guest K, \"gK WK\", and \"drive\" for the drive they share); columns: hddsim scheduler%s.\n", (np > 1 ? "/profile" : "")
     for (a = 1; a <= c["wl"]; a++) {
         wl = ord["wl", a]
         printf "\n## %s\n", wl
