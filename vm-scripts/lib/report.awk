@@ -64,7 +64,7 @@ END {
             printf "\n### %s%s\n\n| fs / guest sched |", m, (u != "" ? " (" u ")" : "")
             for (j = 1; j <= ns; j++) printf " %s |", sord[j]
             printf "\n|---|"; for (j = 1; j <= ns; j++) printf "---:|"; printf "\n"
-            dat = dir "/" wl "-" m ".dat"
+            fn = wl; gsub(/:/, "+", fn); dat = dir "/" fn "-" m ".dat"
             for (r = 1; r <= c[rl]; r++) {
                 row = ord[rl, r]
                 printf "| %s |", row; printf "%s", row > dat
