@@ -134,42 +134,120 @@ wl_sysbench_fileio() {
     return 0
 }
 
+# --- fio job definitions -----------------------------------------------------
+# Each job is defined once here and used both by the single-guest
+# workload that combines it with another (writer-readers,
+# fsync-under-writer) and by the workload that runs it alone in one of
+# several guests on one drive (writer, readers, fsync-fg: run --guests).
+# Each prints fio options (no spaces inside a value: they are split into
+# words); job_readers' and job_fsync_fg's arguments go right after --name
+# (--new_group, when they are the second job).
+
+# job_writer: one buffered sequential 1 MiB writer at full throttle
+job_writer() {
+    echo "--name=writer --rw=write --bs=1M --size=$(opt wsize 2G) --ioengine=psync --direct=0"
+}
+# job_readers: N sync O_DIRECT 4 KiB random readers on one shared file
+job_readers() {
+    echo "--name=readers $* --rw=randread --bs=4k --size=$(opt rsize 256M)" \
+        "--filename=readers.dat --numjobs=$(opt readers 4) --ioengine=psync --direct=1 --randrepeat=1"
+}
+# job_background: fsync-under-writer's buffered 1 MiB background writer
+job_background() {
+    echo "--name=background --rw=write --bs=1M --size=$(opt bgsize 2G) --ioengine=psync --direct=0"
+}
+# job_fsync_fg: fsync-under-writer's foreground: 1 MiB written and
+# fsynced every interval s
+job_fsync_fg() {
+    echo "--name=fsync $* --rw=write --bs=1M --size=64M --ioengine=psync --direct=0" \
+        "--fsync=1 --thinktime=$(($(opt interval 2) * 1000000)) --thinktime_blocks=1"
+}
+
+# writer_metrics FLAT JOB, readers_metrics FLAT JOB, fsync_metrics FLAT
+# JOB: the metric lines of those jobs, JOB their index in fio's output
+writer_metrics() {
+    metric writer_MBps "$(fget "$1" "jobs.$2.write.bw_bytes" 1048576)" MiB/s
+}
+readers_metrics() {
+    metric reader_lat_mean_ms "$(fget "$1" "jobs.$2.read.lat_ns.mean" 1000000)" ms
+    metric reader_lat_p99_ms "$(fget "$1" "jobs.$2.read.clat_ns.percentile.99.000000" 1000000)" ms
+    metric reader_lat_max_ms "$(fget "$1" "jobs.$2.read.lat_ns.max" 1000000)" ms
+    metric reader_iops "$(fget "$1" "jobs.$2.read.iops")" IOPS
+}
+fsync_metrics() {
+    metric fsync_lat_mean_ms "$(fget "$1" "jobs.$2.sync.lat_ns.mean" 1000000)" ms
+    metric fsync_lat_stddev_ms "$(fget "$1" "jobs.$2.sync.lat_ns.stddev" 1000000)" ms
+    metric fsync_lat_max_ms "$(fget "$1" "jobs.$2.sync.lat_ns.max" 1000000)" ms
+    metric fsync_count "$(fget "$1" "jobs.$2.sync.total_ios")" count
+    metric fg_write_lat_mean_ms "$(fget "$1" "jobs.$2.write.lat_ns.mean" 1000000)" ms
+}
+
 # --- writer-readers: one buffered writer at full throttle, N O_DIRECT readers -----
+# shellcheck disable=SC2046  # the job definitions are lists of options
 wl_writer_readers() {
     [ "$FS" != raw ] || { say "writer-readers needs a filesystem"; return 1; }
-    readers=$(opt readers 4)
     fio_run writer-readers --directory="$MNT" --time_based --runtime="$TIME" --group_reporting \
-        --name=writer --rw=write --bs=1M --size="$(opt wsize 2G)" --ioengine=psync --direct=0 \
-        --name=readers --new_group --rw=randread --bs=4k --size="$(opt rsize 256M)" \
-        --filename=readers.dat --numjobs="$readers" --ioengine=psync --direct=1 --randrepeat=1
+        $(job_writer) $(job_readers --new_group)
     rc=$?
     f=$RES/writer-readers.flat
     metric fio_rc "$rc" ""
-    metric reader_lat_mean_ms "$(fget "$f" jobs.1.read.lat_ns.mean 1000000)" ms
-    metric reader_lat_p99_ms "$(fget "$f" jobs.1.read.clat_ns.percentile.99.000000 1000000)" ms
-    metric reader_lat_max_ms "$(fget "$f" jobs.1.read.lat_ns.max 1000000)" ms
-    metric reader_iops "$(fget "$f" jobs.1.read.iops)" IOPS
-    metric writer_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
+    readers_metrics "$f" 1
+    writer_metrics "$f" 0
     return $rc
 }
 
 # --- fsync-under-writer: background streaming write, foreground 1 MiB + fsync ----
+# shellcheck disable=SC2046
 wl_fsync_under_writer() {
     [ "$FS" != raw ] || { say "fsync-under-writer needs a filesystem"; return 1; }
-    interval=$(opt interval 2)
     fio_run fsync-under-writer --directory="$MNT" --time_based --runtime="$TIME" \
-        --name=background --rw=write --bs=1M --size="$(opt bgsize 2G)" --ioengine=psync --direct=0 \
-        --name=fsync --new_group --rw=write --bs=1M --size=64M --ioengine=psync --direct=0 \
-        --fsync=1 --thinktime="$((interval * 1000000))" --thinktime_blocks=1
+        $(job_background) $(job_fsync_fg --new_group)
     rc=$?
     f=$RES/fsync-under-writer.flat
     metric fio_rc "$rc" ""
-    metric fsync_lat_mean_ms "$(fget "$f" jobs.1.sync.lat_ns.mean 1000000)" ms
-    metric fsync_lat_stddev_ms "$(fget "$f" jobs.1.sync.lat_ns.stddev 1000000)" ms
-    metric fsync_lat_max_ms "$(fget "$f" jobs.1.sync.lat_ns.max 1000000)" ms
-    metric fsync_count "$(fget "$f" jobs.1.sync.total_ios)" count
-    metric fg_write_lat_mean_ms "$(fget "$f" jobs.1.write.lat_ns.mean 1000000)" ms
+    fsync_metrics "$f" 1
     metric bg_write_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
+    return $rc
+}
+
+# --- writer, readers, fsync-fg: one job of the above alone, for one guest of ------
+# several on one drive (run --guests).  Each calls ready_barrier (guest/init)
+# when its preparation is done, so that the guests' timed parts start together.
+# shellcheck disable=SC2046
+wl_writer() {
+    [ "$FS" != raw ] || { say "writer needs a filesystem"; return 1; }
+    ready_barrier || return 1
+    fio_run writer --directory="$MNT" --time_based --runtime="$TIME" $(job_writer)
+    rc=$?
+    metric fio_rc "$rc" ""
+    writer_metrics "$RES/writer.flat" 0
+    return $rc
+}
+
+# the readers' file is laid out (and written back) before the barrier, so
+# that the other guests' timed parts do not meet its layout
+# shellcheck disable=SC2046
+wl_readers() {
+    [ "$FS" != raw ] || { say "readers needs a filesystem"; return 1; }
+    fio_run readers-layout --directory="$MNT" --create_only=1 $(job_readers) ||
+        { echo "readers: laying out readers.dat failed: $(head -n 3 "$RES/readers-layout.err")" >> "$RES/error.txt"; return 1; }
+    sync
+    ready_barrier || return 1
+    fio_run readers --directory="$MNT" --time_based --runtime="$TIME" --group_reporting $(job_readers)
+    rc=$?
+    metric fio_rc "$rc" ""
+    readers_metrics "$RES/readers.flat" 0
+    return $rc
+}
+
+# shellcheck disable=SC2046
+wl_fsync_fg() {
+    [ "$FS" != raw ] || { say "fsync-fg needs a filesystem"; return 1; }
+    ready_barrier || return 1
+    fio_run fsync-fg --directory="$MNT" --time_based --runtime="$TIME" $(job_fsync_fg)
+    rc=$?
+    metric fio_rc "$rc" ""
+    fsync_metrics "$RES/fsync-fg.flat" 0
     return $rc
 }
 

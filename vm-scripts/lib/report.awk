@@ -1,20 +1,33 @@
 # vm-scripts/report's aggregation: one pass over run's long-form CSV
-# (workload,fs,guest_sched,sched,profile,repeat,metric,value,unit) that
+# (workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest;
+# a CSV from before the guest column is guest 1 throughout) that
 # writes the Markdown tables (mean +- sample stddev per cell), the
 # gnuplot data files, a list of plots (workload metric unit nrows
 # nseries series...) and the summary of geometric-mean ratios.
 # Variables: canon_list (series order), all, key, mre (metric filters),
 # dir (data folder), csv (the source's name, for the heading).
 function addorder(list, cnt, v,    k) { k = list SUBSEP v; if (!(k in seen)) { seen[k] = 1; cnt[list]++; ord[list, cnt[list]] = v } }
+# A run of several guests on one drive has the workload W1:W2:...: guest
+# K's rows are the row "FS/GSCHED gK WK", checked against the key metrics
+# of WK; the shared drive's (guest 0) are "FS/GSCHED drive".
+function guest_wl(wl, g,    w) {
+    if (g == 0) return "drive"
+    split(wl, w, ":")
+    return w[g]
+}
 NR == 1 { next }
 NF < 9 { next }
 {
     wl = $1; m = $7
-    if (!all && (wl ":" m) !~ key) next
+    g = (NF >= 10) ? $10 + 0 : 1
+    multi = (wl ~ /:/)
+    gw = multi ? guest_wl(wl, g) : wl
+    if (!all && (gw ":" m) !~ key) next
     if (mre != "" && m !~ mre) next
     if ($8 == "NaN" || $8 == "" || $8 == "nan" || $8 == "-nan") next
     profs[$5] = 1
     row = $2 "/" $3
+    if (multi) row = row (g == 0 ? " drive" : " g" g " " gw)
     ser = $4; sp[ser "/" $5] = 1
     s4[NR] = $4; s5[NR] = $5
     rec[NR] = wl SUBSEP m SUBSEP row; val[NR] = $8; unit[wl SUBSEP m] = $9
@@ -33,7 +46,8 @@ END {
         n[k]++; d = val[i] - mean[k]; mean[k] += d / n[k]; m2[k] += d * (val[i] - mean[k])
     }
     printf "# hddsim guest benchmarks\n\nSource: `%s`. Each cell: mean ± sample standard deviation (number of runs).\n", csv
-    printf "Rows: filesystem / guest I/O scheduler; columns: hddsim scheduler%s.\n", (np > 1 ? "/profile" : "")
+    # (one line: report puts the summary after these four)
+    printf "Rows: filesystem / guest I/O scheduler (several guests on one drive, workload W1:W2: a row per guest K, \"gK WK\", and \"drive\" for the drive they share); columns: hddsim scheduler%s.\n", (np > 1 ? "/profile" : "")
     for (a = 1; a <= c["wl"]; a++) {
         wl = ord["wl", a]
         printf "\n## %s\n", wl
@@ -50,7 +64,7 @@ END {
             printf "\n### %s%s\n\n| fs / guest sched |", m, (u != "" ? " (" u ")" : "")
             for (j = 1; j <= ns; j++) printf " %s |", sord[j]
             printf "\n|---|"; for (j = 1; j <= ns; j++) printf "---:|"; printf "\n"
-            dat = dir "/" wl "-" m ".dat"
+            fn = wl; gsub(/:/, "+", fn); dat = dir "/" fn "-" m ".dat"
             for (r = 1; r <= c[rl]; r++) {
                 row = ord[rl, r]
                 printf "| %s |", row; printf "%s", row > dat
