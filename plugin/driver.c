@@ -321,6 +321,11 @@ power_cut (uint64_t t)
   drv.cut.lost_bytes = loss.sectors * 512;
   atomic_store (&power_off, true);
   recorder_powercut (&drv.cut);
+  recorder_trace_cut (&(struct trace_cut) {
+      .id = drv.next_id++, .t_ns = t, .lost_extents = loss.extents,
+      .lost_bytes = drv.cut.lost_bytes, .flushes_done = drv.cut.flushes_done,
+      .fua_writes_done = drv.cut.fua_writes_done,
+    });
   nbdkit_error ("power cut at modeled time %" PRIu64 " ns: %" PRIu64
                 " bytes in %" PRIu64 " extents were not on the media; %"
                 PRIu64 " flushes and %" PRIu64 " FUA writes had completed%s",

@@ -68,6 +68,8 @@ static struct {
   /* Under 'lock': the power cut, for the writer to put in the stats. */
   bool cut;
   struct stats_powercut powercut;
+  bool cut_row_due;             /* the cut's trace row is to be written */
+  struct trace_cut cut_row;
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -88,14 +90,20 @@ static void
 write_outputs (void)
 {
   struct stats_powercut cut;
-  bool was_cut;
+  struct trace_cut cut_row;
+  bool was_cut, row_due;
 
   pthread_mutex_lock (&rec.lock);
   was_cut = rec.cut;
   cut = rec.powercut;
+  row_due = rec.cut_row_due;
+  cut_row = rec.cut_row;
+  rec.cut_row_due = false;
   pthread_mutex_unlock (&rec.lock);
   if (was_cut)
     stats_set_powercut (rec.stats, &cut);
+  if (row_due && rec.trace)
+    trace_file_add_cut (rec.trace, &cut_row);
   if (rec.trace)
     trace_file_flush (rec.trace);
   if (rec.stats_file) {
@@ -188,6 +196,15 @@ recorder_powercut (const struct stats_powercut *cut)
   pthread_mutex_lock (&rec.lock);
   rec.cut = true;
   rec.powercut = *cut;
+  pthread_mutex_unlock (&rec.lock);
+}
+
+void
+recorder_trace_cut (const struct trace_cut *cut)
+{
+  pthread_mutex_lock (&rec.lock);
+  rec.cut_row_due = true;
+  rec.cut_row = *cut;
   pthread_mutex_unlock (&rec.lock);
 }
 
@@ -284,4 +301,5 @@ recorder_stop (void)
   rec.head = rec.tail = 0;
   rec.epoch = 0;
   rec.cut = false;
+  rec.cut_row_due = false;
 }

@@ -35,5 +35,7 @@ struct stats_powercut;
  * *cut may be updated as later requests fail: call again).
  */
 extern void recorder_powercut (const struct stats_powercut *cut);
+/* And its row in the trace, written once with the next output. */
+extern void recorder_trace_cut (const struct trace_cut *cut);
 
 #endif /* HDDSIM_RECORDER_H */

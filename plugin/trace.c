@@ -159,16 +159,36 @@ trace_file_flush (struct trace_file *t)
   t->pending = 0;
 }
 
+static bool make_room (struct trace_file *t);
+
 void
 trace_file_add (struct trace_file *t, const struct trace_record *r)
+{
+  if (!make_room (t))
+    return;
+  t->used += trace_format_line (t->buf + t->used, r);
+  t->pending++;
+}
+
+/* Room for a line, or the trace has failed: then the line is lost. */
+static bool
+make_room (struct trace_file *t)
 {
   if (!t->failed && TRACE_BUF - t->used < TRACE_LINE_MAX)
     trace_file_flush (t);       /* may fail: then this line is lost too */
   if (t->failed) {
     t->lost++;
-    return;
+    return false;
   }
-  t->used += trace_format_line (t->buf + t->used, r);
+  return true;
+}
+
+void
+trace_file_add_cut (struct trace_file *t, const struct trace_cut *c)
+{
+  if (!make_room (t))
+    return;
+  t->used += trace_format_cut (t->buf + t->used, c);
   t->pending++;
 }
 

@@ -287,8 +287,50 @@ stats_cut_ns (const struct server *s)
   return t;
 }
 
+/* The stats' record of the cut (all but "failed"), in a trace_cut. */
+static void
+stats_cut (const struct server *s, struct trace_cut *c)
+{
+  static const char key[] = "\"powercut\": {";
+  char json[16384], *p;
+  FILE *fp = fopen (s->stats, "r");
+  size_t n;
+
+  ck_assert_ptr_nonnull (fp);
+  n = fread (json, 1, sizeof json - 1, fp);
+  json[n] = '\0';
+  fclose (fp);
+  p = strstr (json, key);
+  ck_assert_msg (p != NULL, "no powercut in the stats: %s", json);
+  ck_assert_msg (sscanf (p + strlen (key), "\"t_ns\": %" SCNu64
+                         ", \"lost_extents\": %" SCNu64
+                         ", \"lost_bytes\": %" SCNu64
+                         ", \"flushes_done\": %" SCNu64
+                         ", \"fua_writes_done\": %" SCNu64,
+                         &c->t_ns, &c->lost_extents, &c->lost_bytes,
+                         &c->flushes_done, &c->fua_writes_done) == 5,
+                 "cannot read the powercut object: %s", p);
+}
+
+/* The trace's row for the cut says what the stats say. */
+static void
+check_cut_row (const struct server *s, struct trace_cut *row)
+{
+  struct trace_cut st;
+  char err[TRACE_ERRLEN];
+
+  ck_assert_msg (trace_read_cut (s->trace, row, err, sizeof err) == 1,
+                 "no power cut in the trace %s: %s", s->trace, err);
+  stats_cut (s, &st);
+  ck_assert_uint_eq (row->t_ns, st.t_ns);
+  ck_assert_uint_eq (row->lost_extents, st.lost_extents);
+  ck_assert_uint_eq (row->lost_bytes, st.lost_bytes);
+  ck_assert_uint_eq (row->flushes_done, st.flushes_done);
+  ck_assert_uint_eq (row->fua_writes_done, st.fua_writes_done);
+}
+
 /* In the trace, what completed by the cut is ok, what was on the
- * drive at it failed with outcome=powercut.
+ * drive at it failed with outcome=powercut; the cut has its row.
  */
 static void
 check_trace_against_cut (const struct server *s)
@@ -296,9 +338,11 @@ check_trace_against_cut (const struct server *s)
   uint64_t cut = stats_cut_ns (s);
   char err[TRACE_ERRLEN];
   struct trace_row *t;
+  struct trace_cut row;
   long n = trace_read (s->trace, &t, err, sizeof err), i;
 
   ck_assert_msg (n > 0, "%s", err);
+  check_cut_row (s, &row);
   for (i = 0; i < n; i++)
     ck_assert_msg (strcmp (t[i].outcome, t[i].done <= cut ? "ok" : "powercut")
                    == 0, "request %" PRIu64 " done %" PRIu64 " (cut %"
@@ -985,6 +1029,63 @@ START_TEST (test_split_write_wb)
 }
 END_TEST
 
+/* ---- the cut's row in the trace, worked by hand ---- */
+
+/* QD1, cache=wb with the default 2 MiB cache: a FUA write of block 0
+ * (on the media at its completion), two flushes, then a 1 MiB write
+ * of blocks 64-319, cut at its completion (after-writes:2).  The
+ * write went into the empty cache whole (1 MiB < 2 MiB), and the
+ * model destages only once a write has completed, so at the cut none
+ * of it is on the media: one extent of 1048576 bytes lost, 2 flushes
+ * and 1 FUA write done.  The cut's time is the write's completion,
+ * and its id the fifth (ids from 0: four requests arrived).
+ */
+START_TEST (test_cut_row_worked)
+{
+  static const char *const params[] = {
+    "sched=fifo", "cache=wb", "powercut=after-writes:2", NULL
+  };
+  struct server s;
+  struct nbd_handle *nbd;
+  struct trace_row *t;
+  struct trace_cut row;
+  char err[TRACE_ERRLEN];
+  uint8_t buf[BLK];
+  int64_t cookie;
+  long n, i;
+
+  server_prepare (&s, IMAGE_BYTES);
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  fill (buf, 0, 1);
+  ck_assert_int_eq (nbd_pwrite (nbd, buf, BLK, 0, LIBNBD_CMD_FLAG_FUA), 0);
+  ck_assert_int_eq (nbd_flush (nbd, 0), 0);
+  ck_assert_int_eq (nbd_flush (nbd, 0), 0);
+  cookie = split_write_start (nbd);
+  split_write_wait (nbd, cookie);
+  ck_assert_int_eq (nbd_flush (nbd, 0), -1);
+  ck_assert_int_eq (nbd_get_errno (), EIO);
+  nbd_close (nbd);
+  server_stop (&s, NULL);
+
+  check_cut_row (&s, &row);
+  ck_assert_uint_eq (row.id, 4);
+  ck_assert_uint_eq (row.lost_extents, 1);
+  ck_assert_uint_eq (row.lost_bytes, SPLIT_NBLK * BLK);
+  ck_assert_uint_eq (row.flushes_done, 2);
+  ck_assert_uint_eq (row.fua_writes_done, 1);
+  n = trace_read (s.trace, &t, err, sizeof err);
+  ck_assert_msg (n == 4, "%ld rows: %s", n, err);
+  for (i = 0; i < n; i++)
+    if (t[i].io_op == IO_WRITE && t[i].length == SPLIT_NBLK * BLK)
+      ck_assert_uint_eq (row.t_ns, t[i].done);
+    else
+      ck_assert_uint_lt (t[i].done, row.t_ns);
+  free (t);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* ---- the triggers that come from outside ---- */
 
 /* powercut=file:, =signal and powercut-exit=yes: two writes into the
@@ -1045,6 +1146,10 @@ START_TEST (test_outside_triggers)
   json[n] = '\0';
   fclose (fp);
   ck_assert_msg (strstr (json, "\"powercut\": {\"t_ns\": "), "%s", json);
+  {
+    struct trace_cut row;       /* with powercut-exit=yes too */
+    check_cut_row (&s, &row);
+  }
   server_cleanup (&s);
 }
 END_TEST
@@ -1083,6 +1188,7 @@ powercut_suite (void)
   tcase_add_test (tc, test_hot_block_flushed);
   tcase_add_test (tc, test_split_write_wt);
   tcase_add_test (tc, test_split_write_wb);
+  tcase_add_test (tc, test_cut_row_worked);
   tcase_add_loop_test (tc, test_outside_triggers, 0, 3);
   tcase_add_test (tc, test_bad_powercut);
   suite_add_tcase (s, tc);

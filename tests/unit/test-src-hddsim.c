@@ -65,6 +65,28 @@ START_TEST (test_full)
 }
 END_TEST
 
+/* A trace cut by powercut=: the cut's row (between the two requests)
+ * is no request, so hddsim-replay never issues it.
+ */
+START_TEST (test_cut_not_a_request)
+{
+  int n = src_read ("id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
+                    "seek_ns,rot_ns,xfer_ns,late_ns,fua,busy_ns,overhead_ns,"
+                    "seek_cyl,cache_hit,queue_len,outcome,commands,"
+                    "lost_extents,lost_bytes,flushes_done,fua_writes_done\n"
+                    "1,0,read,4096,4096,1000,2000,9000,3000,2000,1000,50,0,"
+                    "0,1000,10,0,1,ok,1,,,,\n"
+                    "3,0,powercut,0,0,10000,10000,10000,0,0,0,,0,0,0,0,0,0,"
+                    "powercut,0,1,4096,0,0\n"
+                    "2,3,write,0,512,1500,9000,12000,1000,1000,1000,,1,0,0,"
+                    "0,0,2,powercut,1,,,,\n", "hddsim");
+
+  ck_assert_msg (n == 2, "%d: %s", n, src_err);
+  src_assert_req (&reqs[0], IO_READ, false, 4096, 4096, 0, 2);
+  src_assert_req (&reqs[1], IO_WRITE, true, 0, 512, 500, 4);
+}
+END_TEST
+
 START_TEST (test_minimal_errors)
 {
   src_assert_error (src_read ("op,offest,length\nread,0,1\n", "hddsim"), 1,
@@ -250,6 +272,7 @@ hddsim_suite (void)
   tcase_add_test (tc, test_minimal);
   tcase_add_test (tc, test_minimal_arrivals);
   tcase_add_test (tc, test_full);
+  tcase_add_test (tc, test_cut_not_a_request);
   tcase_add_test (tc, test_minimal_errors);
   tcase_add_test (tc, test_detect);
   tcase_add_test (tc, test_detect_errors);

@@ -279,6 +279,132 @@ START_TEST (test_long_line)
 }
 END_TEST
 
+/* ---- the power cut's row (powercut=) ---- */
+
+/* A trace as the plugin writes it since the cut has a row: the power
+ * cut's four columns appended, empty on the requests' rows.
+ */
+#define CUT_HEADER "id,conn,op,offset,length,arrival_ns,start_ns,done_ns," \
+  "seek_ns,rot_ns,xfer_ns,late_ns,fua,busy_ns,overhead_ns,seek_cyl," \
+  "cache_hit,queue_len,outcome,lost_extents,lost_bytes,flushes_done," \
+  "fua_writes_done\n"
+#define CUT_ROW1 "1,0,read,4096,4096,1000,2000,9000,3000,2000,1000,50,0,0," \
+  "1000,10,0,1,ok,,,,\n"
+/* The write was on the drive at the cut (10000 ns): failed by it. */
+#define CUT_ROW2 "2,3,write,0,512,1500,9000,12000,1000,1000,1000,,1,0,0,0," \
+  "0,2,powercut,,,,\n"
+
+/* The cut's row with its fields from 'at' on replaced by 'tail'
+ * (arrival_ns ... fua_writes_done of a good cut at 10000 ns, 3 extents
+ * of 12288 bytes lost, 4 flushes and 5 FUA writes done).
+ */
+static long
+read_cut (const char *id_op, const char *times, const char *tail)
+{
+  char text[1024];
+
+  snprintf (text, sizeof text, CUT_HEADER CUT_ROW1 "%s,0,0,%s,0,0,0,,0,0,0,"
+            "0,0,0,%s\n" CUT_ROW2, id_op, times, tail);
+  return read_text (text);
+}
+
+#define GOOD_TIMES "10000,10000,10000"
+#define GOOD_TAIL "powercut,3,12288,4,5"
+
+START_TEST (test_cut_row)
+{
+  struct trace_cut c;
+  long n = read_cut ("3,0,powercut", GOOD_TIMES, GOOD_TAIL);
+
+  /* the two requests are the rows; the cut is not one of them */
+  ck_assert_msg (n == 2, "%s", err);
+  ck_assert_uint_eq (rows[0].id, 1);
+  ck_assert_uint_eq (rows[1].id, 2);
+  ck_assert_uint_eq (rows[1].line, 4);
+  ck_assert_str_eq (rows[1].outcome, "powercut");
+  ck_assert_int_eq (trace_read_cut (path, &c, err, sizeof err), 1);
+  ck_assert_uint_eq (c.id, 3);
+  ck_assert_uint_eq (c.t_ns, 10000);
+  ck_assert_uint_eq (c.lost_extents, 3);
+  ck_assert_uint_eq (c.lost_bytes, 12288);
+  ck_assert_uint_eq (c.flushes_done, 4);
+  ck_assert_uint_eq (c.fua_writes_done, 5);
+  /* a trace without a cut, with or without the cut's columns */
+  ck_assert_int_eq (read_text (CUT_HEADER CUT_ROW1), 1);
+  ck_assert_int_eq (trace_read_cut (path, &c, err, sizeof err), 0);
+  ck_assert_int_eq (read_text (HEADER ROW1), 1);
+  ck_assert_int_eq (trace_read_cut (path, &c, err, sizeof err), 0);
+}
+END_TEST
+
+/* The streaming reader skips it too, and says it saw it. */
+START_TEST (test_cut_row_streaming)
+{
+  struct trace_reader *t;
+  struct trace_row r;
+  struct trace_cut c;
+
+  ck_assert_int_eq (read_cut ("3,0,powercut", GOOD_TIMES, GOOD_TAIL), 2);
+  t = trace_reader_open (path, err, sizeof err);
+  ck_assert_ptr_nonnull (t);
+  ck_assert_int_eq (trace_reader_next (t, &r, err, sizeof err), 1);
+  ck_assert_uint_eq (r.id, 1);
+  ck_assert (!trace_reader_cut (t, &c));
+  ck_assert_int_eq (trace_reader_next (t, &r, err, sizeof err), 1);
+  ck_assert_uint_eq (r.id, 2);
+  ck_assert (trace_reader_cut (t, &c));
+  ck_assert_uint_eq (c.t_ns, 10000);
+  ck_assert_int_eq (trace_reader_next (t, &r, err, sizeof err), 0);
+  trace_reader_close (t);
+}
+END_TEST
+
+/* Each breaks one rule of the cut's row (line 3). */
+START_TEST (test_cut_row_errors)
+{
+  char text[1024];
+
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "ok,3,12288,4,5"), 3,
+                "outcome=ok");
+  assert_error (read_cut ("3,0,powercut", "10000,10000,10001", GOOD_TAIL), 3,
+                "one instant");
+  assert_error (read_cut ("3,0,powercut", "9999,10000,10000", GOOD_TAIL), 3,
+                "one instant");
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "powercut,3,1000,4,5"),
+                3, "lost_bytes=1000: not whole");
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "powercut,0,512,4,5"),
+                3, "lost_extents=0 with lost_bytes=512");
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "powercut,3,1024,4,5"),
+                3, "lost_extents=3 with lost_bytes=1024");
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "powercut,3,12288,,5"),
+                3, "flushes_done=:");
+  assert_error (read_cut ("3,0,powercut", GOOD_TIMES, "powercut,-1,12288,4,5"),
+                3, "lost_extents=-1");
+  /* its id is the next request's: no request has it */
+  assert_error (read_cut ("2,0,powercut", GOOD_TIMES, GOOD_TAIL), 3,
+                "id=2 of the power cut repeats the id of line 4");
+  /* an extent */
+  snprintf (text, sizeof text, CUT_HEADER "3,0,powercut,0,512,10000,10000,"
+            "10000,0,0,0,,0,0,0,0,0,0," GOOD_TAIL "\n");
+  assert_error (read_text (text), 2, "the cut has no extent");
+  /* two cuts */
+  snprintf (text, sizeof text, CUT_HEADER "3,0,powercut,0,0,10000,10000,"
+            "10000,0,0,0,,0,0,0,0,0,0," GOOD_TAIL "\n"
+            "4,0,powercut,0,0,10000,10000,10000,0,0,0,,0,0,0,0,0,0,"
+            GOOD_TAIL "\n");
+  assert_error (read_text (text), 3, "a second power cut (the first is on "
+                "line 2)");
+  /* a trace without the cut's columns cannot hold a cut */
+  assert_error (read_text (HEADER "3,0,powercut,0,0,10000,10000,10000,0,0,"
+                           "0,,0,0,0,0,0,0,powercut\n"), 2,
+                "no column 'lost_extents' in the header");
+  /* a request's row leaves them empty */
+  assert_error (read_text (CUT_HEADER "1,0,read,4096,4096,1000,2000,9000,"
+                           "3000,2000,1000,50,0,0,1000,10,0,1,ok,,512,,\n"),
+                2, "lost_bytes=512 on a read row");
+}
+END_TEST
+
 START_TEST (test_missing_file)
 {
   ck_assert_int_eq (trace_read ("/nonexistent/t.csv", &rows, err,
@@ -308,6 +434,9 @@ trace_suite (void)
   tcase_add_test (tc, test_shape);
   tcase_add_test (tc, test_long_line);
   tcase_add_test (tc, test_missing_file);
+  tcase_add_test (tc, test_cut_row);
+  tcase_add_test (tc, test_cut_row_streaming);
+  tcase_add_test (tc, test_cut_row_errors);
   suite_add_tcase (s, tc);
   return s;
 }

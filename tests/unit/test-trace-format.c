@@ -21,7 +21,7 @@ static const char header[] =
   "id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
   "seek_ns,rot_ns,xfer_ns,late_ns,"
   "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome,"
-  "commands\n";
+  "commands,lost_extents,lost_bytes,flushes_done,fua_writes_done\n";
 
 static struct trace_record
 sample (void)
@@ -62,10 +62,10 @@ START_TEST (test_delivered_line)
   struct trace_record t = sample ();
 
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5\n");
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,\n");
   t.late_ns = -5;               /* early: a bug, but written as it is */
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5\n");
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,\n");
 }
 END_TEST
 
@@ -80,12 +80,76 @@ START_TEST (test_undelivered_and_extremes)
   t.id = UINT64_MAX;
   t.cost.seek_ns = 0;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
-              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5\n");
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,\n");
   t.outcome = OUTCOME_IO_ERROR;
   t.late_ns = INT64_MIN + 1;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
               "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
-              "error,5\n");
+              "error,5,,,,\n");
+}
+END_TEST
+
+/* The power cut's row, as trace_csv.h spells it out: one instant in
+ * the three times, no extent, costs 0, outcome powercut, and the four
+ * figures last.
+ */
+START_TEST (test_cut_line)
+{
+  const struct trace_cut c = {
+    .id = 460, .t_ns = 13430216476, .lost_extents = 2,
+    .lost_bytes = 98304, .flushes_done = 162, .fua_writes_done = 7,
+  };
+  static const char expected[] =
+    "460,0,powercut,0,0,13430216476,13430216476,13430216476,"
+    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7\n";
+  char buf[TRACE_LINE_MAX];
+  size_t n = trace_format_cut (buf, &c);
+
+  ck_assert_msg (n == strlen (expected) && memcmp (buf, expected, n) == 0,
+                 "got \"%.*s\", expected \"%s\"", (int) n, buf, expected);
+}
+END_TEST
+
+/* A trace with a request, the cut and a request failed by it: the
+ * reader gives the two requests as rows and the cut apart, with every
+ * figure written.
+ */
+START_TEST (test_reader_reads_the_cut)
+{
+  char path[] = "/tmp/hddsim-trace-format-XXXXXX", buf[TRACE_LINE_MAX];
+  const struct trace_cut c = {
+    .id = 44, .t_ns = 20000000, .lost_extents = 3, .lost_bytes = 12288,
+    .flushes_done = 1, .fua_writes_done = UINT64_MAX,
+  };
+  struct trace_record t = sample ();
+  struct trace_row *rows;
+  struct trace_cut got;
+  char err[TRACE_ERRLEN];
+  int fd = mkstemp (path);
+  FILE *fp = fdopen (fd, "w");
+
+  ck_assert_ptr_nonnull (fp);
+  fwrite (buf, 1, trace_format_header (buf), fp);
+  fwrite (buf, 1, trace_format_line (buf, &t), fp);
+  fwrite (buf, 1, trace_format_cut (buf, &c), fp);
+  t.id = 43;
+  t.late_ns = TRACE_LATE_NONE;
+  t.outcome = OUTCOME_POWERCUT;
+  fwrite (buf, 1, trace_format_line (buf, &t), fp);
+  fclose (fp);
+  ck_assert_msg (trace_read (path, &rows, err, sizeof err) == 2, "%s", err);
+  ck_assert_uint_eq (rows[0].id, 42);
+  ck_assert_uint_eq (rows[1].id, 43);
+  ck_assert_str_eq (rows[1].outcome, "powercut");
+  free (rows);
+  ck_assert_msg (trace_read_cut (path, &got, err, sizeof err) == 1, "%s", err);
+  unlink (path);
+  ck_assert_uint_eq (got.id, 44);
+  ck_assert_uint_eq (got.t_ns, 20000000);
+  ck_assert_uint_eq (got.lost_extents, 3);
+  ck_assert_uint_eq (got.lost_bytes, 12288);
+  ck_assert_uint_eq (got.flushes_done, 1);
+  ck_assert_uint_eq (got.fua_writes_done, UINT64_MAX);
 }
 END_TEST
 
@@ -139,6 +203,8 @@ trace_format_suite (void)
   tcase_add_test (tc, test_delivered_line);
   tcase_add_test (tc, test_undelivered_and_extremes);
   tcase_add_test (tc, test_reader_reads_what_is_written);
+  tcase_add_test (tc, test_cut_line);
+  tcase_add_test (tc, test_reader_reads_the_cut);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -18,7 +18,9 @@ hddsim_open (const char *path, const struct trace_source_opts *opts,
 
 /* The plugin writes a line per request when it completes: the rows
  * are in completion order, and trace_source.c's window puts them in
- * arrival order.
+ * arrival order.  A power cut's row (powercut=) is no request: the
+ * reader checks it and never gives it as a row, so it is not replayed
+ * (the replay models no cut; the cut is the live run's).
  */
 static int
 hddsim_next (void *state, struct src_req *r, uint64_t *stamp, char *err,

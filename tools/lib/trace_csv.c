@@ -34,6 +34,10 @@ const char *const trace_col_names[TRACE_NCOLS] = {
   [TRACE_COL_QUEUE_LEN] = "queue_len",
   [TRACE_COL_OUTCOME] = "outcome",
   [TRACE_COL_COMMANDS] = "commands",
+  [TRACE_COL_LOST_EXTENTS] = "lost_extents",
+  [TRACE_COL_LOST_BYTES] = "lost_bytes",
+  [TRACE_COL_FLUSHES_DONE] = "flushes_done",
+  [TRACE_COL_FUA_WRITES_DONE] = "fua_writes_done",
 };
 
 const char *const trace_outcome_names[OUTCOME_COUNT] = {
@@ -168,6 +172,27 @@ trace_format_line (char *buf, const struct trace_record *t)
   p = field_u64 (p, t->queue_len);
   p = field_str (p, trace_outcome_names[t->outcome]);
   p = put_u64 (p, t->commands);
+  /* the power cut's columns: empty on a request's row */
+  p = put_str (p, ",,,,\n");
+  return (size_t) (p - buf);
+}
+
+size_t
+trace_format_cut (char *buf, const struct trace_cut *c)
+{
+  char *p = buf;
+
+  p = field_u64 (p, c->id);
+  p = field_str (p, "0," TRACE_OP_POWERCUT ",0,0");
+  p = field_u64 (p, c->t_ns);
+  p = field_u64 (p, c->t_ns);
+  p = field_u64 (p, c->t_ns);
+  /* no seek, rotation, transfer or lateness; fua ... queue_len 0 */
+  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_POWERCUT ",0");
+  p = field_u64 (p, c->lost_extents);
+  p = field_u64 (p, c->lost_bytes);
+  p = field_u64 (p, c->flushes_done);
+  p = put_u64 (p, c->fua_writes_done);
   *p++ = '\n';
   return (size_t) (p - buf);
 }
@@ -176,9 +201,14 @@ trace_format_line (char *buf, const struct trace_record *t)
 
 #define MAX_COLS 64
 
+/* The power cut's columns come last: a full trace written before they
+ * existed lacks them, and reads as a trace without a cut.
+ */
 enum col {
   C_ID, C_CONN, C_OP, C_OFFSET, C_LENGTH, C_ARRIVAL, C_START, C_DONE,
-  C_SEEK, C_ROT, C_XFER, C_LATE, C_FUA, C_QLEN, C_OUTCOME, C_COUNT
+  C_SEEK, C_ROT, C_XFER, C_LATE, C_FUA, C_QLEN, C_OUTCOME,
+  C_LOST_EXTENTS, C_LOST_BYTES, C_FLUSHES_DONE, C_FUA_DONE, C_COUNT,
+  C_FIRST_OPTIONAL = C_LOST_EXTENTS
 };
 
 /* The columns the reader needs, looked up by name in the header. */
@@ -187,6 +217,8 @@ static const enum trace_col col_of[C_COUNT] = {
   TRACE_COL_LENGTH, TRACE_COL_ARRIVAL, TRACE_COL_START, TRACE_COL_DONE,
   TRACE_COL_SEEK, TRACE_COL_ROT, TRACE_COL_XFER, TRACE_COL_LATE,
   TRACE_COL_FUA, TRACE_COL_QUEUE_LEN, TRACE_COL_OUTCOME,
+  TRACE_COL_LOST_EXTENTS, TRACE_COL_LOST_BYTES, TRACE_COL_FLUSHES_DONE,
+  TRACE_COL_FUA_WRITES_DONE,
 };
 
 /* Where a message comes from: "PATH:LINE: ..." */
@@ -242,7 +274,7 @@ map_header (struct reader *rd, char *line, int *where)
     for (i = 0; i < n; i++)
       if (strcmp (fields[i], trace_col_names[col_of[c]]) == 0)
         where[c] = i;
-    if (where[c] == -1)
+    if (where[c] == -1 && c < C_FIRST_OPTIONAL)
       return bad (rd, "no column '%s' in the header: not a hddsim trace",
                   trace_col_names[col_of[c]]);
   }
@@ -507,6 +539,9 @@ struct trace_reader {
   int where[C_COUNT], ncols;
   bool minimal;                 /* optional columns may be missing */
   uint64_t rows;                /* data rows read, for the default id */
+  bool has_cut;                 /* the power cut's row was read */
+  unsigned long cut_line;
+  struct trace_cut cut;
 };
 
 static int
@@ -568,8 +603,9 @@ trace_reader_open_minimal (const char *path, char *err, size_t errlen)
 /* A minimal trace's missing columns, as the fields a full trace would
  * have: ids count the rows from 1, conn 0, no FUA, arrival 0, start at
  * the arrival and done at the start (no service recorded), no seek,
- * rotation or transfer time, late_ns empty, queue_len 0, outcome ok.
- * The row then passes the full trace's checks unchanged.
+ * rotation or transfer time, late_ns empty, queue_len 0, outcome ok,
+ * the power cut's columns empty.  The row then passes the full trace's
+ * checks unchanged.
  */
 static void
 default_fields (struct trace_reader *t, char **in, char **out, char *id,
@@ -580,7 +616,8 @@ default_fields (struct trace_reader *t, char **in, char **out, char *id,
 
   snprintf (id, idlen, "%" PRIu64, t->rows);
   for (c = 0; c < C_COUNT; c++)
-    out[c] = t->where[c] >= 0 ? in[t->where[c]] : zero;
+    out[c] = t->where[c] >= 0 ? in[t->where[c]]
+      : c >= C_FIRST_OPTIONAL ? empty : zero;
   if (t->where[C_ID] < 0)
     out[C_ID] = id;
   if (t->where[C_LATE] < 0)
@@ -596,26 +633,134 @@ default_fields (struct trace_reader *t, char **in, char **out, char *id,
 static const int identity[C_COUNT] = {
   C_ID, C_CONN, C_OP, C_OFFSET, C_LENGTH, C_ARRIVAL, C_START, C_DONE,
   C_SEEK, C_ROT, C_XFER, C_LATE, C_FUA, C_QLEN, C_OUTCOME,
+  C_LOST_EXTENTS, C_LOST_BYTES, C_FLUSHES_DONE, C_FUA_DONE,
 };
 
+/* Every column's field, in f[C_*]: a full trace's own (the power cut's
+ * columns empty where an older trace lacks them), or a minimal one's
+ * with the defaults.
+ */
+static void
+gather_fields (struct trace_reader *t, char **fields, char **f, char *id,
+               size_t idlen)
+{
+  static char empty[] = "";
+  int c;
+
+  if (t->minimal) {
+    default_fields (t, fields, f, id, idlen);
+    return;
+  }
+  for (c = 0; c < C_COUNT; c++)
+    f[c] = t->where[c] >= 0 ? fields[t->where[c]] : empty;
+}
+
+/* A request's row leaves the power cut's columns empty. */
+static int
+check_no_cut_fields (struct reader *rd, char **f)
+{
+  int c;
+
+  for (c = C_FIRST_OPTIONAL; c < C_COUNT; c++)
+    if (*f[c])
+      return bad (rd, "%s=%s on a %s row: only the power cut's row "
+                  "(op=" TRACE_OP_POWERCUT ") has it",
+                  trace_col_names[col_of[c]], f[c], f[C_OP]);
+  return 0;
+}
+
+/* The cut's figures: whole numbers, in columns the header has. */
+static int
+parse_cut_counts (struct trace_reader *t, char **f, uint64_t *v)
+{
+  int c;
+
+  for (c = C_FIRST_OPTIONAL; c < C_COUNT; c++) {
+    const char *name = trace_col_names[col_of[c]];
+
+    if (t->where[c] < 0)
+      return bad (&t->rd, "op=" TRACE_OP_POWERCUT ": no column '%s' in "
+                  "the header", name);
+    if (parse_u64 (f[c], UINT64_MAX, &v[c - C_FIRST_OPTIONAL]) == -1)
+      return bad (&t->rd, "op=" TRACE_OP_POWERCUT " with %s=%s: expected "
+                  "a whole number", name, f[c]);
+  }
+  return 0;
+}
+
+/* What the plugin writes for the cut (trace_format_cut): one instant,
+ * no extent, outcome powercut, whole sectors lost in at least one
+ * sector per extent; one cut per trace.
+ */
+static int
+check_cut (struct trace_reader *t, const struct trace_row *r,
+           const uint64_t *v)
+{
+  struct reader *rd = &t->rd;
+  uint64_t extents = v[0], bytes = v[1];
+
+  if (t->has_cut)
+    return bad (rd, "a second power cut (the first is on line %lu)",
+                t->cut_line);
+  if (strcmp (r->outcome, TRACE_OP_POWERCUT) != 0)
+    return bad (rd, "op=" TRACE_OP_POWERCUT " with outcome=%s (the power "
+                "cut's row has outcome=" TRACE_OP_POWERCUT ")", r->outcome);
+  if (r->offset != 0 || r->length != 0 || r->fua)
+    return bad (rd, "op=" TRACE_OP_POWERCUT " with offset=%" PRIu64
+                " length=%" PRIu64 " fua=%d: the cut has no extent",
+                r->offset, r->length, r->fua);
+  if (r->start != r->arrival || r->done != r->arrival
+      || r->seek_ns + r->rot_ns + r->xfer_ns != 0)
+    return bad (rd, "op=" TRACE_OP_POWERCUT " with arrival_ns=%" PRIu64
+                " start_ns=%" PRIu64 " done_ns=%" PRIu64 " and service "
+                "times: expected the cut's one instant, no service",
+                r->arrival, r->start, r->done);
+  if (bytes % 512 != 0)
+    return bad (rd, "lost_bytes=%" PRIu64 ": not whole 512-byte sectors",
+                bytes);
+  if ((extents == 0) != (bytes == 0) || extents > bytes / 512)
+    return bad (rd, "lost_extents=%" PRIu64 " with lost_bytes=%" PRIu64
+                ": an extent is at least one sector", extents, bytes);
+  return 0;
+}
+
+static int
+parse_cut (struct trace_reader *t, char **f)
+{
+  struct trace_row r;
+  uint64_t v[C_COUNT - C_FIRST_OPTIONAL];
+
+  memset (&r, 0, sizeof r);
+  if (parse_outcome (&t->rd, &r, f[C_OUTCOME]) == -1
+      || parse_numbers (&t->rd, &r, f, identity) == -1
+      || parse_cut_counts (t, f, v) == -1
+      || check_cut (t, &r, v) == -1)
+    return -1;
+  t->cut = (struct trace_cut) {
+    .id = r.id, .t_ns = r.done, .lost_extents = v[0], .lost_bytes = v[1],
+    .flushes_done = v[2], .fua_writes_done = v[3],
+  };
+  t->has_cut = true;
+  t->cut_line = t->rd.line;
+  return 0;
+}
+
+/* 1 and *row for a request's row, 0 for the power cut's, -1 and err. */
 static int
 parse_line (struct trace_reader *t, struct trace_row *row, char **fields)
 {
   char *f[C_COUNT], id[24];
 
   t->rows++;
-  if (!t->minimal) {
-    if (parse_row (&t->rd, row, fields, t->where) == -1)
-      return -1;
-    row->has_arrival = row->has_done = true;
-    return 0;
-  }
-  default_fields (t, fields, f, id, sizeof id);
-  if (parse_row (&t->rd, row, f, identity) == -1)
+  gather_fields (t, fields, f, id, sizeof id);
+  if (strcmp (f[C_OP], TRACE_OP_POWERCUT) == 0)
+    return parse_cut (t, f);
+  if (parse_row (&t->rd, row, f, identity) == -1
+      || check_no_cut_fields (&t->rd, f) == -1)
     return -1;
-  row->has_arrival = t->where[C_ARRIVAL] >= 0;
-  row->has_done = t->where[C_DONE] >= 0;
-  return 0;
+  row->has_arrival = !t->minimal || t->where[C_ARRIVAL] >= 0;
+  row->has_done = !t->minimal || t->where[C_DONE] >= 0;
+  return 1;
 }
 
 int
@@ -636,12 +781,40 @@ trace_reader_next (struct trace_reader *t, struct trace_row *row,
     if (nf != t->ncols)
       return bad (&t->rd, "%d fields, expected %d as in the header",
                   nf < 0 ? MAX_COLS + 1 : nf, t->ncols);
-    return parse_line (t, row, fields) == -1 ? -1 : 1;
+    got = parse_line (t, row, fields);
+    if (got != 0)
+      return got;               /* a request, or an error */
   }
   t->rd.line--;                 /* no row on the line counted last */
   if (ferror (t->fp))
     return bad (&t->rd, "%s", strerror (errno));
   return 0;
+}
+
+bool
+trace_reader_cut (const struct trace_reader *t, struct trace_cut *cut)
+{
+  if (t->has_cut)
+    *cut = t->cut;
+  return t->has_cut;
+}
+
+int
+trace_read_cut (const char *path, struct trace_cut *cut, char *err,
+                size_t errlen)
+{
+  struct trace_reader *t = trace_reader_open (path, err, errlen);
+  struct trace_row row;
+  int got;
+
+  if (!t)
+    return -1;
+  while ((got = trace_reader_next (t, &row, err, errlen)) == 1)
+    ;
+  if (got == 0)
+    got = trace_reader_cut (t, cut) ? 1 : 0;
+  trace_reader_close (t);
+  return got;
 }
 
 long
@@ -682,6 +855,21 @@ grow (struct reader *rd, struct trace_row **rows, long *cap)
   return 0;
 }
 
+/* The power cut's row takes the next request id: no request has it. */
+static int
+check_cut_id (struct trace_reader *t, const struct trace_row *rows, long n)
+{
+  long i;
+
+  for (i = 0; t->has_cut && i < n; i++)
+    if (rows[i].id == t->cut.id) {
+      t->rd.line = t->cut_line;
+      return bad (&t->rd, "id=%" PRIu64 " of the power cut repeats the id "
+                  "of line %lu", t->cut.id, rows[i].line);
+    }
+  return 0;
+}
+
 static long
 read_rows (struct trace_reader *t, struct trace_row **rows, char *err,
            size_t errlen)
@@ -704,7 +892,9 @@ read_rows (struct trace_reader *t, struct trace_row **rows, char *err,
   /* A streaming reader cannot see a repeated id without holding every
    * id; the whole-trace reader can.
    */
-  return check_ids (&t->rd, *rows, n) == -1 ? -1 : n;
+  if (check_ids (&t->rd, *rows, n) == -1 || check_cut_id (t, *rows, n) == -1)
+    return -1;
+  return n;
 }
 
 long

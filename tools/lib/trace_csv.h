@@ -15,7 +15,9 @@
 
 /* The columns in file order.  The first twelve are the stable
  * interface (tools and tests read them by name); new columns are only
- * ever appended.
+ * ever appended.  The last four are the power cut's (powercut=): empty
+ * on a request's row, set on the one row that records the cut (op and
+ * outcome "powercut", see struct trace_cut).
  */
 enum trace_col {
   TRACE_COL_ID, TRACE_COL_CONN, TRACE_COL_OP, TRACE_COL_OFFSET,
@@ -23,7 +25,8 @@ enum trace_col {
   TRACE_COL_SEEK, TRACE_COL_ROT, TRACE_COL_XFER, TRACE_COL_LATE,
   TRACE_COL_FUA, TRACE_COL_BUSY, TRACE_COL_OVERHEAD, TRACE_COL_SEEK_CYL,
   TRACE_COL_CACHE_HIT, TRACE_COL_QUEUE_LEN, TRACE_COL_OUTCOME,
-  TRACE_COL_COMMANDS,
+  TRACE_COL_COMMANDS, TRACE_COL_LOST_EXTENTS, TRACE_COL_LOST_BYTES,
+  TRACE_COL_FLUSHES_DONE, TRACE_COL_FUA_WRITES_DONE,
   TRACE_NCOLS
 };
 
@@ -67,7 +70,31 @@ struct trace_record {
 extern void trace_record_of (struct trace_record *, const struct req *,
                              int64_t late_ns, enum req_outcome);
 
-/* Longest line trace_format_line writes, with its newline. */
+/* The power cut's row (powercut=): not a request, but the instant the
+ * power failed, with what the cut took and what had been made durable
+ * by then (the stats' "powercut" object without "failed", which grows
+ * as the requests the cut failed retire).  It reads:
+ *   ID,0,powercut,0,0,T,T,T,0,0,0,,0,0,0,0,0,0,powercut,0,E,B,F,U
+ * with arrival_ns = start_ns = done_ns = T, the modeled time of the
+ * cut, and E, B, F, U in lost_extents, lost_bytes, flushes_done and
+ * fua_writes_done.  Its id is the next request id: the number of
+ * requests that had arrived by the cut (none gets an id after it).
+ */
+#define TRACE_OP_POWERCUT "powercut"
+
+struct trace_cut {
+  uint64_t id;
+  uint64_t t_ns;
+  uint64_t lost_extents;        /* runs of sectors put back to what the
+                                   media held */
+  uint64_t lost_bytes;
+  uint64_t flushes_done;        /* completed by t_ns */
+  uint64_t fua_writes_done;
+};
+
+/* Longest line trace_format_line or trace_format_cut writes, with its
+ * newline.
+ */
 #define TRACE_LINE_MAX 512
 
 /* The header line (with newline) and one record's line, written to
@@ -76,6 +103,7 @@ extern void trace_record_of (struct trace_record *, const struct req *,
  */
 extern size_t trace_format_header (char *buf);
 extern size_t trace_format_line (char *buf, const struct trace_record *);
+extern size_t trace_format_cut (char *buf, const struct trace_cut *);
 
 struct trace_row {
   uint64_t id;
@@ -108,6 +136,8 @@ struct trace_row {
  * TRACE_TIME_MAX, an extent that does not wrap, unique ids.  Returns
  * the number of rows (malloc'd array in *rows), or -1 with err
  * ("PATH:LINE: what") on the first bad row or an unreadable file.
+ * Rows are requests: the power cut's row is checked (see
+ * trace_reader_next) but not among them; trace_read_cut gives it.
  */
 extern long trace_read (const char *path, struct trace_row **rows,
                         char *err, size_t errlen);
@@ -142,9 +172,23 @@ extern struct trace_reader *trace_reader_open (const char *path,
 extern struct trace_reader *trace_reader_open_minimal (const char *path,
                                                        char *err,
                                                        size_t errlen);
-/* 1 and *row, 0 at the end, -1 and err on a malformed line. */
+/* 1 and *row, 0 at the end, -1 and err on a malformed line.  Only
+ * requests are rows: the power cut's row is checked (arrival = start
+ * = done, no extent, outcome powercut, whole sectors lost, one cut at
+ * most) and kept for trace_reader_cut, never given as a row, so that
+ * nothing replays or counts it as a request.  On a request's row the
+ * power cut's columns must be empty.
+ */
 extern int trace_reader_next (struct trace_reader *, struct trace_row *row,
                               char *err, size_t errlen);
+/* The power cut's row among the rows read so far: true and *cut. */
+extern bool trace_reader_cut (const struct trace_reader *,
+                              struct trace_cut *cut);
+/* The whole trace at PATH read for its power cut's row: 1 and *cut,
+ * 0 if it has none, -1 and err as trace_read.
+ */
+extern int trace_read_cut (const char *path, struct trace_cut *cut,
+                           char *err, size_t errlen);
 /* The line of the row last read (the header is line 1). */
 extern long trace_reader_line (const struct trace_reader *);
 extern const char *trace_reader_path (const struct trace_reader *);
