@@ -267,26 +267,6 @@ newest_match (const struct block_state *b, int from, int kind, uint64_t ver)
   return -2;
 }
 
-/* The modeled time of the cut, from the stats file. */
-static uint64_t
-stats_cut_ns (const struct server *s)
-{
-  static const char key[] = "\"powercut\": {\"t_ns\": ";
-  char json[16384], *p;
-  FILE *fp = fopen (s->stats, "r");
-  size_t n;
-  uint64_t t;
-
-  ck_assert_ptr_nonnull (fp);
-  n = fread (json, 1, sizeof json - 1, fp);
-  json[n] = '\0';
-  fclose (fp);
-  p = strstr (json, key);
-  ck_assert_msg (p != NULL, "no powercut in the stats: %s", json);
-  ck_assert_int_eq (sscanf (p + strlen (key), "%" SCNu64, &t), 1);
-  return t;
-}
-
 /* The stats' record of the cut (all but "failed"), in a trace_cut. */
 static void
 stats_cut (const struct server *s, struct trace_cut *c)
@@ -310,6 +290,16 @@ stats_cut (const struct server *s, struct trace_cut *c)
                          &c->t_ns, &c->lost_extents, &c->lost_bytes,
                          &c->flushes_done, &c->fua_writes_done) == 5,
                  "cannot read the powercut object: %s", p);
+}
+
+/* The modeled time of the cut, from the stats file. */
+static uint64_t
+stats_cut_ns (const struct server *s)
+{
+  struct trace_cut c;
+
+  stats_cut (s, &c);
+  return c.t_ns;
 }
 
 /* The trace's row for the cut says what the stats say. */
