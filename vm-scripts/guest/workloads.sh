@@ -217,6 +217,7 @@ sb2006_plan() {
         case $mode in
             seq*) echo "$mode $(awk -v s="$size" -v b="$bs" 'BEGIN { printf "%.0f", s / b }') 0" ;;
             rndrd) echo "$mode $requests $fsync" ;;
+            # shellcheck disable=SC2017  # whole rounds, then their fsyncs
             *) echo "$mode $((requests + (requests - 1) / fsync * files)) $fsync" ;;
         esac
     done
