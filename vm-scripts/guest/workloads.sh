@@ -209,6 +209,9 @@ sb2006_plan() {
     fi
     modes=$(opt modes seqwr:seqrewr:seqrd:rndrd:rndwr:rndrw | tr ':' ' ')
     [ -n "$modes" ] || { sb2006_fail "modes= is empty (any of $SB2006_MODES, colon-separated)"; return 1; }
+    # the fsync rounds between the requests: after every fsync= of them,
+    # but the last (the end's fsyncs are not events)
+    rounds=$(((requests - 1) / fsync))
     for mode in $modes; do
         case " $SB2006_MODES " in
             *" $mode "*) ;;
@@ -217,8 +220,7 @@ sb2006_plan() {
         case $mode in
             seq*) echo "$mode $(awk -v s="$size" -v b="$bs" 'BEGIN { printf "%.0f", s / b }') 0" ;;
             rndrd) echo "$mode $requests $fsync" ;;
-            # shellcheck disable=SC2017  # whole rounds, then their fsyncs
-            *) echo "$mode $((requests + (requests - 1) / fsync * files)) $fsync" ;;
+            *) echo "$mode $((requests + rounds * files)) $fsync" ;;
         esac
     done
     echo "args --file-num=$files --file-block-size=$bs --file-total-size=$size" \
