@@ -85,23 +85,23 @@ wl_fio_verify() {
     return 0
 }
 
-# sb_metrics MODE OUT: metric lines from sysbench 1.0's report OUT of one
-# mode: MiB/s read and written, the mean and the percentile latency (its
-# name from the report: --percentile=95 gives MODE_lat_p95_ms), reads +
-# writes per second; NaN for a figure the report lacks
+# sb_metrics MODE OUT PCT: metric lines from sysbench 1.0's report OUT of
+# one mode: MiB/s read and written, the mean and the PCT-th percentile
+# latency (run with --percentile=PCT), reads + writes per second; NaN for
+# a figure the report lacks
 sb_metrics() {
-    awk -v m="$1" '
+    awk -v m="$1" -v want="$3" '
         /read, MiB\/s:/ { rd = $3 }
         /written, MiB\/s:/ { wr = $3 }
         /reads\/s:/ { r = $2; ops = 1 }
         /writes\/s:/ { w = $2; ops = 1 }
         /^ *avg:/ && avg == "" { avg = $2 }
-        /th percentile:/ && pc == "" { pn = $1; sub(/th$/, "", pn); pc = $3 }
+        $1 == want "th" && $2 == "percentile:" { pc = $3 }
         END {
             printf "%s_read_MBps,%s,MiB/s\n", m, (rd != "" ? rd : "NaN")
             printf "%s_write_MBps,%s,MiB/s\n", m, (wr != "" ? wr : "NaN")
             printf "%s_lat_mean_ms,%s,ms\n", m, (avg != "" ? avg : "NaN")
-            if (pn != "") printf "%s_lat_p%s_ms,%s,ms\n", m, pn, pc
+            printf "%s_lat_p%s_ms,%s,ms\n", m, want, (pc != "" ? pc : "NaN")
             printf "%s_iops,%s,IOPS\n", m, (ops ? r + w : "NaN")
         }' "$2"
 }
@@ -138,7 +138,7 @@ wl_sysbench_fileio() {
             --file-extra-flags=direct --threads="$threads" --time="$TIME" --events=0 \
             --percentile=99 run > "$RES/sysbench-$mode.txt" 2>&1 ||
             { tail -n 20 "$RES/sysbench-$mode.txt"; cd /; return 1; }
-        sb_metrics "$mode" "$RES/sysbench-$mode.txt" >> "$RES/metrics.csv"
+        sb_metrics "$mode" "$RES/sysbench-$mode.txt" 99 >> "$RES/metrics.csv"
     done
     sysbench fileio --file-total-size="$size" --file-num="$files" cleanup > /dev/null 2>&1
     cd /
@@ -273,7 +273,7 @@ wl_sysbench_2006() {
             < /dev/null > "$RES/sysbench-2006-$mode.txt" 2>&1 ||
             { sb2006_fail "$mode failed: $(tail -n 3 "$RES/sysbench-2006-$mode.txt" | tr '\n' ' ')"; cd /; return 1; }
         metric "${mode}_wall_s" "$(echo "$(uptime_s) $t0" | awk '{ printf "%.2f", $1 - $2 }')" s
-        sb_metrics "$mode" "$RES/sysbench-2006-$mode.txt" >> "$RES/metrics.csv"
+        sb_metrics "$mode" "$RES/sysbench-2006-$mode.txt" 95 >> "$RES/metrics.csv"
         ev=$(awk '/total number of events:/ { print $5 }' "$RES/sysbench-2006-$mode.txt")
         metric "${mode}_events" "${ev:-NaN}" count
         [ "$ev" = "$events" ] || { sb2006_fail "$mode made ${ev:-no} events, not $events"; cd /; return 1; }
