@@ -232,9 +232,12 @@ sb2006_plan() {
 # sb2006_mark K: a 512-byte O_DIRECT read of sector 8K + 1 of the device,
 # which no filesystem issues (they read whole 4 KiB blocks), so that the
 # host's trace shows where mode K of SB2006_MODES began (K = 1..6) and
-# where the last mode ended (K = 7)
+# where the last mode ended (K = 7).  fio, not busybox dd: dd's buffer is
+# not always aligned for O_DIRECT, and it then reads through the page
+# cache (whole pages, or none when the page is cached)
 sb2006_mark() {
-    dd if="$DEV" of=/dev/null bs=512 skip=$((8 * $1 + 1)) count=1 iflag=direct 2> /dev/null ||
+    fio --name=mark --filename="$DEV" --readonly --direct=1 --ioengine=psync --rw=read --bs=512 \
+        --offset=$((512 * (8 * $1 + 1))) --size=512 --output=/dev/null > /dev/null 2>&1 ||
         say "sysbench-2006: the trace marker read $1 failed"
 }
 
