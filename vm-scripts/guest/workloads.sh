@@ -85,6 +85,27 @@ wl_fio_verify() {
     return 0
 }
 
+# sb_metrics MODE OUT PCT: metric lines from sysbench 1.0's report OUT of
+# one mode: MiB/s read and written, the mean and the PCT-th percentile
+# latency (run with --percentile=PCT), reads + writes per second; NaN for
+# a figure the report lacks
+sb_metrics() {
+    awk -v m="$1" -v want="$3" '
+        /read, MiB\/s:/ { rd = $3 }
+        /written, MiB\/s:/ { wr = $3 }
+        /reads\/s:/ { r = $2; ops = 1 }
+        /writes\/s:/ { w = $2; ops = 1 }
+        /^ *avg:/ && avg == "" { avg = $2 }
+        $1 == want "th" && $2 == "percentile:" { pc = $3 }
+        END {
+            printf "%s_read_MBps,%s,MiB/s\n", m, (rd != "" ? rd : "NaN")
+            printf "%s_write_MBps,%s,MiB/s\n", m, (wr != "" ? wr : "NaN")
+            printf "%s_lat_mean_ms,%s,ms\n", m, (avg != "" ? avg : "NaN")
+            printf "%s_lat_p%s_ms,%s,ms\n", m, want, (pc != "" ? pc : "NaN")
+            printf "%s_iops,%s,IOPS\n", m, (ops ? r + w : "NaN")
+        }' "$2"
+}
+
 # --- sysbench fileio: seqrd seqwr seqrewr rndrd rndwr rndrw, O_DIRECT -----------
 wl_sysbench_fileio() {
     [ "$FS" != raw ] || { say "sysbench-fileio needs a filesystem"; return 1; }
@@ -117,17 +138,7 @@ wl_sysbench_fileio() {
             --file-extra-flags=direct --threads="$threads" --time="$TIME" --events=0 \
             --percentile=99 run > "$RES/sysbench-$mode.txt" 2>&1 ||
             { tail -n 20 "$RES/sysbench-$mode.txt"; cd /; return 1; }
-        f=$RES/sysbench-$mode.txt
-        rd=$(awk '/read, MiB\/s:/ { print $3 }' "$f")
-        wr=$(awk '/written, MiB\/s:/ { print $3 }' "$f")
-        avg=$(awk '/^ *avg:/ { print $2; exit }' "$f")
-        p99=$(awk '/99th percentile:/ { print $3; exit }' "$f")
-        tps=$(awk '/reads\/s:/ { r = $2 } /writes\/s:/ { w = $2 } END { print r + w }' "$f")
-        metric "${mode}_read_MBps" "${rd:-NaN}" MiB/s
-        metric "${mode}_write_MBps" "${wr:-NaN}" MiB/s
-        metric "${mode}_lat_mean_ms" "${avg:-NaN}" ms
-        metric "${mode}_lat_p99_ms" "${p99:-NaN}" ms
-        metric "${mode}_iops" "${tps:-NaN}" IOPS
+        sb_metrics "$mode" "$RES/sysbench-$mode.txt" 99 >> "$RES/metrics.csv"
     done
     sysbench fileio --file-total-size="$size" --file-num="$files" cleanup > /dev/null 2>&1
     cd /
@@ -180,6 +191,149 @@ fsync_metrics() {
     metric fsync_lat_max_ms "$(fget "$1" "jobs.$2.sync.lat_ns.max" 1000000)" ms
     metric fsync_count "$(fget "$1" "jobs.$2.sync.total_ios")" count
     metric fg_write_lat_mean_ms "$(fget "$1" "jobs.$2.write.lat_ns.mean" 1000000)" ms
+}
+
+# --- sysbench-2006: the seeds' 2006 run, sysbench 0.4's fileio defaults --------
+# sysbench 0.4 (sysbench/tests/fileio/sb_fileio.c, sysbench/sysbench.c)
+# ran fileio with 128 files, 16 KiB blocks, 2G in all, synchronous
+# buffered I/O (no extra open flags), 1 thread.  Its sequential modes
+# made one pass over the files (max-time 0, and max-requests does not
+# bound them) with no periodic fsync, then fsynced every file if they
+# wrote; its random modes made 10000 requests (max-requests), fsynced all
+# files after every 100 of them (file-fsync-freq, once written to), and
+# fsynced every file at the end; rndrw reads 1.5 per write; its random
+# numbers were the same on every run (no --rand-init).  sysbench 1.0.20
+# differs in each of its defaults here (10 s runs, the sequential modes
+# fsync too, fsyncs count as events, a time-seeded generator), so all
+# of them are spelt out.  docs/sysbench-2006.md gives the sources.
+SB2006_MODES="seqwr seqrewr seqrd rndrd rndwr rndrw"
+
+# sb2006_fail MESSAGE: say why sysbench-2006 cannot run, on the console
+# and to the host
+sb2006_fail() { say "sysbench-2006: $*"; echo "sysbench-2006: $*" >> "$RES/error.txt"; }
+
+# sb2006_count NAME VALUE: VALUE if it is a whole number >= 1, else fails
+# naming the option
+sb2006_count() {
+    case $2 in
+        ''|*[!0-9]*|0|0*) sb2006_fail "$1=$2: a whole number >= 1 is needed"; return 1 ;;
+    esac
+    echo "$2"
+}
+
+# sb2006_bytes NAME SIZE: bytes of SIZE (digits with K, M or G, 1024-based,
+# as sysbench reads it), else fails naming the option
+sb2006_bytes() {
+    case $2 in
+        [1-9]*[KMG]|[1-9]*) ;;
+        *) sb2006_fail "$1=$2: a size like 2G, 512M or 16384 is needed"; return 1 ;;
+    esac
+    _n=${2%[KMG]}
+    case $_n in *[!0-9]*) sb2006_fail "$1=$2: a size like 2G, 512M or 16384 is needed"; return 1 ;; esac
+    case $2 in *K) _m=1024 ;; *M) _m=1048576 ;; *G) _m=1073741824 ;; *) _m=1 ;; esac
+    awk -v n="$_n" -v m="$_m" 'BEGIN { printf "%.0f\n", n * m }'
+}
+
+# sb2006_plan: check the options and print one line per mode, "MODE
+# EVENTS FSYNC_FREQ", then the common sysbench arguments on a line of
+# their own after "args"; fails with a message naming a bad option.
+# EVENTS is what sysbench 1.0 must count to make 0.4's run: one pass
+# (size / bs) for the sequential modes; for the random ones the
+# requests, plus the fsyncs of the rounds between them, which 1.0 counts
+# as events and 0.4 did not (a round after every FSYNC_FREQ requests but
+# the last, one fsync per file; rndrd writes nothing, so has no rounds)
+sb2006_plan() {
+    threads=$(sb2006_count threads "$(opt threads 1)") || return 1
+    files=$(sb2006_count files "$(opt files 128)") || return 1
+    requests=$(sb2006_count requests "$(opt requests 10000)") || return 1
+    fsync=$(sb2006_count fsync "$(opt fsync 100)") || return 1
+    seed=$(sb2006_count seed "$(opt seed 1)") || return 1
+    bs=$(sb2006_bytes bs "$(opt bs 16384)") || return 1
+    size=$(sb2006_bytes size "$(opt size 1G)") || return 1
+    # 0.4 splits the total into equal files of whole blocks
+    if [ "$(awk -v s="$size" -v f="$files" -v b="$bs" 'BEGIN { print (s % (f * b) == 0) }')" != 1 ]; then
+        sb2006_fail "size=$(opt size 1G) is not a whole number of bs=$(opt bs 16384) blocks in each of files=$files files"
+        return 1
+    fi
+    modes=$(opt modes seqwr:seqrewr:seqrd:rndrd:rndwr:rndrw | tr ':' ' ')
+    [ -n "$modes" ] || { sb2006_fail "modes= is empty (any of $SB2006_MODES, colon-separated)"; return 1; }
+    # the fsync rounds between the requests: after every fsync= of them,
+    # but the last (the end's fsyncs are not events)
+    rounds=$(((requests - 1) / fsync))
+    for mode in $modes; do
+        case " $SB2006_MODES " in
+            *" $mode "*) ;;
+            *) sb2006_fail "modes=: unknown mode '$mode' (any of $SB2006_MODES)"; return 1 ;;
+        esac
+        case $mode in
+            seq*) echo "$mode $(awk -v s="$size" -v b="$bs" 'BEGIN { printf "%.0f", s / b }') 0" ;;
+            rndrd) echo "$mode $requests $fsync" ;;
+            *) echo "$mode $((requests + rounds * files)) $fsync" ;;
+        esac
+    done
+    echo "args --file-num=$files --file-block-size=$bs --file-total-size=$size" \
+        "--file-io-mode=sync --file-extra-flags= --file-fsync-end=on --file-fsync-mode=fsync" \
+        "--file-merged-requests=0 --file-rw-ratio=1.5 --threads=$threads --time=0" \
+        "--rand-seed=$seed --percentile=95"
+}
+
+# sb2006_mark K: a 512-byte O_DIRECT read of sector 8K + 1 of the device,
+# which no filesystem issues (they read whole 4 KiB blocks), so that the
+# host's trace shows where mode K of SB2006_MODES began (K = 1..6) and
+# where the last mode ended (K = 7).  fio, not busybox dd: dd's buffer is
+# not always aligned for O_DIRECT, and it then reads through the page
+# cache (whole pages, or none when the page is cached)
+sb2006_mark() {
+    fio --name=mark --filename="$DEV" --readonly --direct=1 --ioengine=psync --rw=read --bs=512 \
+        --offset=$((512 * (8 * $1 + 1))) --size=512 --output=/dev/null > /dev/null 2>&1 ||
+        say "sysbench-2006: the trace marker read $1 failed"
+}
+
+# sb2006_index MODE: MODE's place in SB2006_MODES, 1..6
+sb2006_index() { echo "$SB2006_MODES" | tr ' ' '\n' | grep -n -x "$1" | cut -d: -f1; }
+
+wl_sysbench_2006() {
+    [ "$FS" != raw ] || { sb2006_fail "needs a filesystem"; return 1; }
+    sb2006_plan > "$RES/sysbench-2006.plan" || return 1
+    args=$(sed -n 's/^args //p' "$RES/sysbench-2006.plan")
+    cd "$MNT" || return 1
+    made=0
+    while read -r mode events freq; do
+        [ "$mode" != args ] || continue
+        # shellcheck disable=SC2086  # $args is a list of options
+        if [ "$mode" = seqwr ]; then
+            # 0.4's seqwr removed the files and created them anew
+            sysbench fileio $args cleanup < /dev/null > /dev/null 2>&1
+            made=1
+        elif [ "$made" = 0 ]; then
+            say "sysbench-2006: prepare (no seqwr ran first)"
+            sysbench fileio $args prepare < /dev/null > "$RES/sysbench-2006-prepare.txt" 2>&1 ||
+                { sb2006_fail "prepare failed: $(tail -n 2 "$RES/sysbench-2006-prepare.txt")"; cd /; return 1; }
+            made=1
+        fi
+        # the files are smaller than the guest's memory (2006: larger than
+        # the machine's): start every mode with nothing cached, as 0.4's
+        # reads of a 2G set found the drive
+        sync
+        [ "$(opt dropcache 1)" = 1 ] && echo 3 > /proc/sys/vm/drop_caches
+        sb2006_mark "$(sb2006_index "$mode")"
+        say "sysbench-2006 $mode: $events events, fsync every $freq requests (0: at the end only)"
+        t0=$(uptime_s)
+        # shellcheck disable=SC2086
+        sysbench fileio $args --file-test-mode="$mode" --events="$events" --file-fsync-freq="$freq" run \
+            < /dev/null > "$RES/sysbench-2006-$mode.txt" 2>&1 ||
+            { sb2006_fail "$mode failed: $(tail -n 3 "$RES/sysbench-2006-$mode.txt" | tr '\n' ' ')"; cd /; return 1; }
+        metric "${mode}_wall_s" "$(echo "$(uptime_s) $t0" | awk '{ printf "%.2f", $1 - $2 }')" s
+        sb_metrics "$mode" "$RES/sysbench-2006-$mode.txt" 95 >> "$RES/metrics.csv"
+        ev=$(awk '/total number of events:/ { print $5 }' "$RES/sysbench-2006-$mode.txt")
+        metric "${mode}_events" "${ev:-NaN}" count
+        [ "$ev" = "$events" ] || { sb2006_fail "$mode made ${ev:-no} events, not $events"; cd /; return 1; }
+    done < "$RES/sysbench-2006.plan"
+    sb2006_mark 7
+    # shellcheck disable=SC2086
+    sysbench fileio $args cleanup > /dev/null 2>&1
+    cd /
+    return 0
 }
 
 # --- writer-readers: one buffered writer at full throttle, N O_DIRECT readers -----
