@@ -74,8 +74,9 @@
  *
  * A connection's waiting writes may be bounded (cfq-async-queued-max,
  * in client requests, however many commands each is): past the bound,
- * the oldest is served, whole, outside the async queue's slice (relieve_async says why an NBD client needs
- * it and Linux's CFQ does not).  Default 0, unbounded, as Linux's.
+ * the oldest is served, whole, outside the async queue's slice
+ * (relieve_async says why an NBD client needs it and Linux's CFQ does
+ * not).  Default 0, unbounded, as Linux's.
  *
  * Flushes are the engine's (engine.c), as Linux's blk-flush keeps them
  * out of CFQ: a flush has no position to sort, no think time and no
@@ -114,8 +115,8 @@ struct cfq_tunables {
   uint64_t slice_idle;
   uint64_t quantum;
   uint64_t quantum_bytes;       /* bytes per dispatch round; 0: no bound */
-  uint64_t async_queued_max;    /* writes a connection may keep waiting;
-                                   0: no bound */
+  uint64_t async_queued_max;    /* client requests an async queue may
+                                   keep waiting; 0: no bound */
   uint64_t fifo_expire_sync;
   uint64_t fifo_expire_async;
   uint64_t back_seek_max;       /* bytes */
@@ -604,6 +605,19 @@ do_preempt (struct cfq_data *cfqd, uint64_t now)
   activate (cfqd, q, q->slice_left ? q->slice_left : cfqq_slice (cfqd, q) / 2);
 }
 
+/* r leaves q's queue for the "driver" (cfqd->dispatch), and the head
+ * cfq sorts from moves to its end.
+ */
+static void
+hand_to_driver (struct cfq_data *cfqd, struct cfqq *q, struct req *r)
+{
+  q->in_flight++;
+  queue_del (cfqd, r);
+  TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
+  cfqd->have_pos = true;
+  cfqd->pos = req_end (r);
+}
+
 /* A dispatch round, as Linux's __cfq_dispatch_requests: up to
  * cfq-quantum requests of the active queue, chosen one after the other
  * by FIFO expiry and the elevator, go to the "driver" at once and are
@@ -637,12 +651,8 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
       q->slice_end = now + q->slice_len;
     }
     q->dispatched++;
-    q->in_flight++;
-    queue_del (cfqd, r);
-    TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
-    head = req_end (r);
-    cfqd->have_pos = true;
-    cfqd->pos = head;
+    hand_to_driver (cfqd, q, r);
+    head = cfqd->pos;
     n++;
   }
   if (n)
@@ -683,16 +693,10 @@ static bool
 relieve_async (struct cfq_data *cfqd)
 {
   struct cfqq *q = async_over_bound (cfqd);
-  struct req *r;
 
   if (!q)
     return false;
-  r = TAILQ_FIRST (&q->fifo);
-  q->in_flight++;
-  queue_del (cfqd, r);
-  TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
-  cfqd->have_pos = true;
-  cfqd->pos = req_end (r);
+  hand_to_driver (cfqd, q, TAILQ_FIRST (&q->fifo));
   return true;
 }
 
