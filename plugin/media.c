@@ -372,39 +372,60 @@ read_sectors (uint64_t first, uint64_t n)
   return image_pread (ms.scratch, (uint32_t) bytes, first * SECT);
 }
 
-/* Exact buffers needed for [first, end): all-zero sectors need none. */
+/* Read [first, end) of the image a scratch buffer at a time and call
+ * fn on each sector with its content.
+ */
 static int
-need_exact (uint64_t first, uint64_t end, uint64_t j, uint64_t *bufs)
+each_sector (uint64_t first, uint64_t end,
+             void (*fn) (uint64_t s, const char *p, uint64_t j, void *arg),
+             uint64_t j, void *arg)
 {
   const uint64_t chunk = SCRATCH_BYTES / SECT;
   uint64_t c, s;
 
-  *bufs = 0;
   for (c = first; c < end; c += chunk) {
     uint64_t n = min64 (chunk, end - c);
     if (read_sectors (c, n) == -1)
       return -1;
-    for (s = c; s < c + n; s++) {
-      uint64_t b = 0, e = 0;
-      need_at (s, j, &b, &e);
-      if (b && all_zero (ms.scratch + (s - c) * SECT, sector_bytes (s)))
-        b = 0;
-      *bufs += b;
-    }
+    for (s = c; s < c + n; s++)
+      fn (s, ms.scratch + (s - c) * SECT, j, arg);
   }
   return 0;
 }
 
-/* Copy out what sector s (its content at p) must keep before ticket j
- * overwrites it.
+/* Count the buffers sector s needs before ticket j: an all-zero one
+ * needs none.
  */
 static void
-keep_sector (uint64_t s, const char *p, uint64_t j)
+count_exact (uint64_t s, const char *p, uint64_t j, void *arg)
+{
+  uint64_t *bufs = arg, b = 0, e = 0;
+
+  need_at (s, j, &b, &e);
+  if (b && all_zero (p, sector_bytes (s)))
+    b = 0;
+  *bufs += b;
+}
+
+/* Exact buffers needed for [first, end): all-zero sectors need none. */
+static int
+need_exact (uint64_t first, uint64_t end, uint64_t j, uint64_t *bufs)
+{
+  *bufs = 0;
+  return each_sector (first, end, count_exact, j, bufs);
+}
+
+/* Copy out what sector s (its content at p) must keep before ticket j
+ * overwrites it (each_sector's callback: arg unused).
+ */
+static void
+keep_sector (uint64_t s, const char *p, uint64_t j, void *arg)
 {
   struct entry *e = find (s);
   uint64_t n = sector_bytes (s);
   unsigned i;
 
+  (void) arg;
   if (!e) {
     e = create (s, (struct version) { copy_of (p, n), j - 1 });
     if (!e)
@@ -430,17 +451,7 @@ keep_sector (uint64_t s, const char *p, uint64_t j)
 static int
 keep_range (uint64_t first, uint64_t end, uint64_t j)
 {
-  const uint64_t chunk = SCRATCH_BYTES / SECT;
-  uint64_t c, s;
-
-  for (c = first; c < end; c += chunk) {
-    uint64_t n = min64 (chunk, end - c);
-    if (read_sectors (c, n) == -1)
-      return -1;
-    for (s = c; s < c + n; s++)
-      keep_sector (s, ms.scratch + (s - c) * SECT, j);
-  }
-  return 0;
+  return each_sector (first, end, keep_sector, j, NULL);
 }
 
 /* A trim is on the media at its completion (cache=wt or off, or FUA),

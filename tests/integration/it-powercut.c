@@ -122,6 +122,18 @@ struct run {
   uint64_t acked, rng;
 };
 
+/* A fresh run: nothing written, the client's generator seeded. */
+static void
+run_init (struct run *r, uint64_t seed)
+{
+  size_t i;
+
+  memset (r, 0, sizeof *r);
+  r->rng = seed * 2654435761u + 1;
+  for (i = 0; i < NBLK; i++)
+    r->b[i].done = r->b[i].durable = -1;
+}
+
 struct op {
   struct run *run;
   int kind;                     /* enum kind, or -1 flush, -2 read */
@@ -389,7 +401,7 @@ contract_run (const char *sched, const char *cache, uint64_t seed,
   static struct run r;
   struct server s;
   struct nbd_handle *nbd;
-  uint64_t sct, lost;
+  uint64_t lost;
   double give_up;
 
   snprintf (sched_arg, sizeof sched_arg, "sched=%s", sched);
@@ -397,10 +409,7 @@ contract_run (const char *sched, const char *cache, uint64_t seed,
   snprintf (cut_arg, sizeof cut_arg, "powercut=%s:%u%s", cut, n,
             strcmp (cut, "at") == 0 ? "ms" : "");
   snprintf (seed_arg, sizeof seed_arg, "seed=%" PRIu64, seed);
-  memset (&r, 0, sizeof r);
-  r.rng = seed * 2654435761u + 1;
-  for (sct = 0; sct < NBLK; sct++)
-    r.b[sct].done = r.b[sct].durable = -1;
+  run_init (&r, seed);
 
   server_prepare (&s, IMAGE_BYTES);
   server_start (&s, params);
@@ -527,14 +536,11 @@ hot_run (unsigned n, uint64_t seed)
   static struct run r;
   struct server s;
   struct nbd_handle *nbd;
-  uint64_t i, lost;
+  uint64_t lost;
 
   snprintf (cut_arg, sizeof cut_arg, "powercut=after-writes:%u", n);
   snprintf (seed_arg, sizeof seed_arg, "seed=%" PRIu64, seed);
-  memset (&r, 0, sizeof r);
-  r.rng = seed * 2654435761u + 1;
-  for (i = 0; i < NBLK; i++)
-    r.b[i].done = r.b[i].durable = -1;
+  run_init (&r, seed);
 
   server_prepare (&s, IMAGE_BYTES);
   server_start (&s, params);
