@@ -201,5 +201,7 @@ config_dump_plugin (FILE *fp)
              policy_list[i]->description);
   pt_print_defaults (plugin_params, "hddsim_default_", fp);
   fprintf (fp, "hddsim_default_nbd_max_block=off\n");
+  /* Scripts look up the default drive's real command size with this. */
+  fprintf (fp, "hddsim_default_profile=%s\n", HDD_PROFILE_DEFAULT);
   setup_print_defaults ("hddsim_default_", fp);
 }
