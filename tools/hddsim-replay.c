@@ -77,6 +77,16 @@ struct slot {
   struct slot *next_free;
 };
 
+/* Slots are allocated this many at a time: the window alone holds
+ * thousands, and a malloc each was a tenth of a short replay.
+ */
+#define SLOT_BLOCK 1024
+
+struct slot_block {
+  struct slot_block *next;
+  struct slot slots[SLOT_BLOCK];
+};
+
 struct replay {
   /* Options. */
   const char *trace, *output, *cdf, *format_name, *device;
@@ -91,6 +101,8 @@ struct replay {
 
   /* The run. */
   FILE *out;
+  char *obuf;                   /* rows formatted in place, OUT_BUF */
+  size_t oused;
   struct engine *engine;
   struct replay_summary *sum;
   long requests;
@@ -98,6 +110,7 @@ struct replay {
   bool failed;                  /* --check found a difference, or I/O */
   bool draining;                /* after an error: only free the slots */
   struct slot *free_slots;
+  struct slot_block *blocks;    /* every slot is in one of these */
 
   /* Full hddsim traces: rows read, not yet issued, by arrival. */
   struct trace_reader *reader;
@@ -380,17 +393,31 @@ parse_params (struct replay *rp, int argc, char **argv, int first)
 
 /* ---- output ---- */
 
+/* Rows are formatted straight into this buffer, written out when it
+ * is nearly full: one fwrite per row cost more than formatting a
+ * number.
+ */
+#define OUT_BUF (1 << 20)
+
+static void
+flush_rows (struct replay *rp)
+{
+  fwrite_unlocked (rp->obuf, 1, rp->oused, rp->out);
+  rp->oused = 0;
+}
+
 /* One row of the trace format the plugin writes (tools/lib/trace_csv.c);
  * a replayed request has no delivery, so late_ns is left empty.
  */
 static void
-write_row (FILE *fp, const struct req *r)
+write_row (struct replay *rp, const struct req *r)
 {
-  char line[TRACE_LINE_MAX];
   struct trace_record t;
 
+  if (OUT_BUF - rp->oused < TRACE_LINE_MAX)
+    flush_rows (rp);
   trace_record_of (&t, r, TRACE_LATE_NONE, OUTCOME_OK);
-  fwrite_unlocked (line, 1, trace_format_line (line, &t), fp);
+  rp->oused += trace_format_line (rp->obuf + rp->oused, &t);
 }
 
 static void
@@ -409,12 +436,17 @@ open_output (struct replay *rp)
    */
   if (!rp->output && (rp->check || rp->demerit || rp->summary))
     return 0;
+  rp->obuf = malloc (OUT_BUF);
+  if (!rp->obuf) {
+    fprintf (stderr, "hddsim-replay: out of memory\n");
+    return -1;
+  }
   rp->out = rp->output ? fopen (rp->output, "w") : stdout;
   if (!rp->out) {
     fprintf (stderr, "hddsim-replay: %s: %s\n", rp->output, strerror (errno));
+    free (rp->obuf);
     return -1;
   }
-  setvbuf (rp->out, NULL, _IOFBF, 1 << 20);
   write_header (rp->out);
   return 0;
 }
@@ -426,7 +458,12 @@ close_output (struct replay *rp)
 
   if (!rp->out)
     return 0;
-  r = rp->out == stdout ? fflush (rp->out) : fclose (rp->out);
+  flush_rows (rp);
+  free (rp->obuf);
+  /* A failed write leaves the stream's error flag set. */
+  r = ferror (rp->out) ? EOF : 0;
+  if (rp->out == stdout ? fflush (rp->out) : fclose (rp->out))
+    r = EOF;
   if (r != 0 || rp->failed) {
     if (r != 0)
       fprintf (stderr, "hddsim-replay: %s: %s\n",
@@ -438,18 +475,35 @@ close_output (struct replay *rp)
 
 /* ---- requests, from the trace to the engine ---- */
 
+/* A new block's slots onto the free list; -1 when out of memory. */
+static int
+slots_grow (struct replay *rp)
+{
+  struct slot_block *b = malloc (sizeof *b);
+  size_t i;
+
+  if (!b)
+    return -1;
+  b->next = rp->blocks;
+  rp->blocks = b;
+  for (i = SLOT_BLOCK; i-- > 0; ) {
+    b->slots[i].next_free = rp->free_slots;
+    rp->free_slots = &b->slots[i];
+  }
+  return 0;
+}
+
 static struct slot *
 slot_get (struct replay *rp)
 {
-  struct slot *s = rp->free_slots;
+  struct slot *s;
 
-  if (s) {
-    rp->free_slots = s->next_free;
-  }
-  else if (!(s = malloc (sizeof *s))) {
+  if (!rp->free_slots && slots_grow (rp) == -1) {
     fprintf (stderr, "hddsim-replay: out of memory\n");
     return NULL;
   }
+  s = rp->free_slots;
+  rp->free_slots = s->next_free;
   memset (s, 0, sizeof *s);
   return s;
 }
@@ -464,14 +518,14 @@ slot_put (struct replay *rp, struct slot *s)
 static void
 slots_free (struct replay *rp)
 {
-  struct slot *s;
+  struct slot_block *b;
 
-  while ((s = rp->free_slots) != NULL) {
-    rp->free_slots = s->next_free;
-    free (s);
+  while ((b = rp->blocks) != NULL) {
+    rp->blocks = b->next;
+    free (b);
   }
-  while (rp->nheap > 0)
-    free (rp->heap[--rp->nheap]);
+  rp->free_slots = NULL;
+  rp->nheap = 0;
   free (rp->heap);
 }
 
@@ -781,7 +835,7 @@ completed (struct req *r, void *opaque)
   rp->inflight--;
   if (!rp->draining) {
     if (rp->out)
-      write_row (rp->out, r);
+      write_row (rp, r);
     if (rp->check && !rp->failed && check_one (s) == -1)
       rp->failed = true;
     if (rp->sum && replay_summary_add (rp->sum, r, s->wanted) == -1) {
@@ -873,7 +927,7 @@ ds_completed (const struct req *r, const struct ds_request *d, void *opaque)
   struct replay *rp = opaque;
 
   if (rp->out)
-    write_row (rp->out, r);
+    write_row (rp, r);
   if (rp->modeled) {
     /* DiskSim's unit is the millisecond.  Its model side counts the
      * time from issue to completion (one request outstanding).

@@ -112,23 +112,39 @@ decimal_digits (uint64_t v)
   return t + (v >= powers_of_ten[t]);
 }
 
-/* The digits written in place from their end, two per division: no
- * scratch buffer, and no memcpy call of a variable length per field.
+/* The digits written in place from their end: no scratch buffer and
+ * no memcpy call of a variable length per field.  One 64-bit division
+ * per four digits; the four are split in 32 bits, which the compiler
+ * does more cheaply.
  */
 static char *
 put_u64 (char *p, uint64_t v)
 {
-  char *end = p + decimal_digits (v), *q = end;
+  char *end, *q;
+  uint32_t w;
 
-  while (v >= 100) {
-    q -= 2;
-    memcpy (q, digit_pairs + 2 * (v % 100), 2);
-    v /= 100;
+  if (v < 10) {                 /* most of a row's small fields */
+    *p = (char) ('0' + v);
+    return p + 1;
   }
-  if (v >= 10)
-    memcpy (q - 2, digit_pairs + 2 * v, 2);
+  end = q = p + decimal_digits (v);
+  while (v >= 10000) {
+    uint32_t four = (uint32_t) (v % 10000);
+    v /= 10000;
+    q -= 4;
+    memcpy (q, digit_pairs + 2 * (four / 100), 2);
+    memcpy (q + 2, digit_pairs + 2 * (four % 100), 2);
+  }
+  w = (uint32_t) v;
+  if (w >= 100) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * (w % 100), 2);
+    w /= 100;
+  }
+  if (w >= 10)
+    memcpy (q - 2, digit_pairs + 2 * w, 2);
   else
-    q[-1] = (char) ('0' + v);
+    q[-1] = (char) ('0' + w);
   return end;
 }
 
