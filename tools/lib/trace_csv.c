@@ -283,6 +283,8 @@ bad (struct reader *rd, const char *fmt, ...)
   return -1;
 }
 
+static char empty_field[] = "";
+
 /* A field of a line, NUL-terminated in place.  num: it is 1 to 19
  * digits and nothing else, with value v (19 digits cannot exceed
  * 2^64 - 1); anything else is left to parse_uint, which decides
@@ -434,8 +436,8 @@ parse_i64 (const char *s, int64_t *v)
 
 /* Each numeric column and the largest value it may hold. */
 static int
-parse_numbers (struct reader *rd, struct trace_row *r, const struct field *f,
-               const int *w)
+parse_numbers (struct reader *rd, struct trace_row *r,
+               const struct field *const *f, const int *w)
 {
   const struct { int col; uint64_t *dst; uint64_t max; } u[] = {
     { C_ID, &r->id, UINT64_MAX },
@@ -452,40 +454,26 @@ parse_numbers (struct reader *rd, struct trace_row *r, const struct field *f,
   size_t i;
 
   for (i = 0; i < sizeof u / sizeof u[0]; i++)
-    if (parse_u64 (&f[w[u[i].col]], u[i].max, u[i].dst) == -1)
+    if (parse_u64 (f[w[u[i].col]], u[i].max, u[i].dst) == -1)
       return bad (rd, "%s=%s: expected a whole number from 0 to %" PRIu64,
-                  trace_col_names[col_of[u[i].col]], f[w[u[i].col]].s,
+                  trace_col_names[col_of[u[i].col]], f[w[u[i].col]]->s,
                   u[i].max);
-  if (parse_u64 (&f[w[C_CONN]], UINT32_MAX, &conn) == -1)
+  if (parse_u64 (f[w[C_CONN]], UINT32_MAX, &conn) == -1)
     return bad (rd, "conn=%s: expected a connection number from 0 to %"
-                PRIu32, f[w[C_CONN]].s, UINT32_MAX);
-  if (parse_u64 (&f[w[C_QLEN]], UINT32_MAX, &qlen) == -1)
+                PRIu32, f[w[C_CONN]]->s, UINT32_MAX);
+  if (parse_u64 (f[w[C_QLEN]], UINT32_MAX, &qlen) == -1)
     return bad (rd, "queue_len=%s: expected a whole number from 0 to %"
-                PRIu32, f[w[C_QLEN]].s, UINT32_MAX);
-  if (parse_u64 (&f[w[C_FUA]], 1, &fua) == -1)
-    return bad (rd, "fua=%s: expected 0 or 1", f[w[C_FUA]].s);
+                PRIu32, f[w[C_QLEN]]->s, UINT32_MAX);
+  if (parse_u64 (f[w[C_FUA]], 1, &fua) == -1)
+    return bad (rd, "fua=%s: expected 0 or 1", f[w[C_FUA]]->s);
   r->late_ns = -1;
-  if (*f[w[C_LATE]].s && parse_i64 (f[w[C_LATE]].s, &r->late_ns) == -1)
+  if (*f[w[C_LATE]]->s && parse_i64 (f[w[C_LATE]]->s, &r->late_ns) == -1)
     return bad (rd, "late_ns=%s: expected empty or a signed whole number",
-                f[w[C_LATE]].s);
+                f[w[C_LATE]]->s);
   r->conn = (uint32_t) conn;
   r->queue_len = (uint32_t) qlen;
   r->fua = fua == 1;
   return 0;
-}
-
-/* snprintf (dst, size, "%s", name) without the format parsing, which
- * was 5% of a replay's time (two per row).
- */
-static void
-copy_name (char *dst, size_t size, const char *name)
-{
-  size_t n = strlen (name);
-
-  if (n >= size)
-    n = size - 1;
-  memcpy (dst, name, n);
-  dst[n] = '\0';
 }
 
 static int
@@ -493,12 +481,15 @@ parse_op (struct reader *rd, struct trace_row *r, const char *name)
 {
   int op;
 
-  for (op = 0; op < IO_OP_COUNT; op++)
-    if (strcmp (io_op_name ((enum io_op) op), name) == 0) {
+  for (op = 0; op < IO_OP_COUNT; op++) {
+    const char *known = io_op_name ((enum io_op) op);
+    /* The first letter tells them apart: one strcmp a row. */
+    if (known[0] == name[0] && strcmp (known, name) == 0) {
       r->io_op = (enum io_op) op;
-      copy_name (r->op, sizeof r->op, name);
+      r->op = known;
       return 0;
     }
+  }
   return bad (rd, "op=%s: unknown operation (expected read, write, flush, "
               "trim or zero)", name);
 }
@@ -510,7 +501,7 @@ parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
 
   for (i = 0; i < OUTCOME_COUNT; i++)
     if (strcmp (trace_outcome_names[i], name) == 0) {
-      copy_name (r->outcome, sizeof r->outcome, name);
+      r->outcome = trace_outcome_names[i];
       return 0;
     }
   return bad (rd, "outcome=%s: expected ok, error, aborted or powercut", name);
@@ -545,13 +536,13 @@ check_row (struct reader *rd, const struct trace_row *r)
 }
 
 static int
-parse_row (struct reader *rd, struct trace_row *r, const struct field *f,
-           const int *w)
+parse_row (struct reader *rd, struct trace_row *r,
+           const struct field *const *f, const int *w)
 {
   memset (r, 0, sizeof *r);
   r->line = rd->line;
-  if (parse_op (rd, r, f[w[C_OP]].s) == -1
-      || parse_outcome (rd, r, f[w[C_OUTCOME]].s) == -1
+  if (parse_op (rd, r, f[w[C_OP]]->s) == -1
+      || parse_outcome (rd, r, f[w[C_OUTCOME]]->s) == -1
       || parse_numbers (rd, r, f, w) == -1)
     return -1;
   return check_row (rd, r);
@@ -738,21 +729,26 @@ trace_reader_open_minimal (const char *path, char *err, size_t errlen)
  */
 static void
 default_fields (struct trace_reader *t, const struct field *in,
-                struct field *out, char *id, size_t idlen)
+                const struct field **out, struct field *id, char *idbuf,
+                size_t idlen)
 {
-  static char zero[] = "0", empty[] = "", ok[] = "ok";
+  static char zero_s[] = "0", ok_s[] = "ok";
+  static const struct field zero = { .s = zero_s, .v = 0, .num = true };
+  static const struct field empty = { .s = empty_field };
+  static const struct field ok = { .s = ok_s };
   int c;
 
-  snprintf (id, idlen, "%" PRIu64, t->rows);
+  snprintf (idbuf, idlen, "%" PRIu64, t->rows);
+  *id = (struct field) { .s = idbuf, .v = t->rows, .num = true };
   for (c = 0; c < C_COUNT; c++)
-    out[c] = t->where[c] >= 0 ? in[t->where[c]]
-      : (struct field) { .s = c >= C_FIRST_OPTIONAL ? empty : zero };
+    out[c] = t->where[c] >= 0 ? &in[t->where[c]]
+      : c >= C_FIRST_OPTIONAL ? &empty : &zero;
   if (t->where[C_ID] < 0)
-    out[C_ID] = (struct field) { .s = id };
+    out[C_ID] = id;
   if (t->where[C_LATE] < 0)
-    out[C_LATE] = (struct field) { .s = empty };
+    out[C_LATE] = &empty;
   if (t->where[C_OUTCOME] < 0)
-    out[C_OUTCOME] = (struct field) { .s = ok };
+    out[C_OUTCOME] = &ok;
   if (t->where[C_START] < 0)
     out[C_START] = out[C_ARRIVAL];
   if (t->where[C_DONE] < 0)
@@ -771,37 +767,38 @@ static const int identity[C_COUNT] = {
  */
 static void
 gather_fields (struct trace_reader *t, const struct field *fields,
-               struct field *f, char *id, size_t idlen)
+               const struct field **f, struct field *id, char *idbuf,
+               size_t idlen)
 {
-  static char empty[] = "";
+  static const struct field empty = { .s = empty_field };
   int c;
 
   if (t->minimal) {
-    default_fields (t, fields, f, id, idlen);
+    default_fields (t, fields, f, id, idbuf, idlen);
     return;
   }
   for (c = 0; c < C_COUNT; c++)
-    f[c] = t->where[c] >= 0 ? fields[t->where[c]]
-      : (struct field) { .s = empty };
+    f[c] = t->where[c] >= 0 ? &fields[t->where[c]] : &empty;
 }
 
 /* A request's row leaves the power cut's columns empty. */
 static int
-check_no_cut_fields (struct reader *rd, const struct field *f)
+check_no_cut_fields (struct reader *rd, const struct field *const *f)
 {
   int c;
 
   for (c = C_FIRST_OPTIONAL; c < C_COUNT; c++)
-    if (*f[c].s)
+    if (*f[c]->s)
       return bad (rd, "%s=%s on a %s row: only the power cut's row "
                   "(op=" TRACE_OP_POWERCUT ") has it",
-                  trace_col_names[col_of[c]], f[c].s, f[C_OP].s);
+                  trace_col_names[col_of[c]], f[c]->s, f[C_OP]->s);
   return 0;
 }
 
 /* The cut's figures: whole numbers, in columns the header has. */
 static int
-parse_cut_counts (struct trace_reader *t, const struct field *f, uint64_t *v)
+parse_cut_counts (struct trace_reader *t, const struct field *const *f,
+                  uint64_t *v)
 {
   int c;
 
@@ -811,9 +808,9 @@ parse_cut_counts (struct trace_reader *t, const struct field *f, uint64_t *v)
     if (t->where[c] < 0)
       return bad (&t->rd, "op=" TRACE_OP_POWERCUT ": no column '%s' in "
                   "the header", name);
-    if (parse_u64 (&f[c], UINT64_MAX, &v[c - C_FIRST_OPTIONAL]) == -1)
+    if (parse_u64 (f[c], UINT64_MAX, &v[c - C_FIRST_OPTIONAL]) == -1)
       return bad (&t->rd, "op=" TRACE_OP_POWERCUT " with %s=%s: expected "
-                  "a whole number", name, f[c].s);
+                  "a whole number", name, f[c]->s);
   }
   return 0;
 }
@@ -855,13 +852,13 @@ check_cut (struct trace_reader *t, const struct trace_row *r,
 }
 
 static int
-parse_cut (struct trace_reader *t, const struct field *f)
+parse_cut (struct trace_reader *t, const struct field *const *f)
 {
   struct trace_row r;
   uint64_t v[C_COUNT - C_FIRST_OPTIONAL];
 
   memset (&r, 0, sizeof r);
-  if (parse_outcome (&t->rd, &r, f[C_OUTCOME].s) == -1
+  if (parse_outcome (&t->rd, &r, f[C_OUTCOME]->s) == -1
       || parse_numbers (&t->rd, &r, f, identity) == -1
       || parse_cut_counts (t, f, v) == -1
       || check_cut (t, &r, v) == -1)
@@ -880,12 +877,13 @@ static int
 parse_line (struct trace_reader *t, struct trace_row *row,
             const struct field *fields)
 {
-  struct field f[C_COUNT];
-  char id[24];
+  const struct field *f[C_COUNT];
+  struct field id;
+  char idbuf[24];
 
   t->rows++;
-  gather_fields (t, fields, f, id, sizeof id);
-  if (strcmp (f[C_OP].s, TRACE_OP_POWERCUT) == 0)
+  gather_fields (t, fields, f, &id, idbuf, sizeof idbuf);
+  if (strcmp (f[C_OP]->s, TRACE_OP_POWERCUT) == 0)
     return parse_cut (t, f);
   if (parse_row (&t->rd, row, f, identity) == -1
       || check_no_cut_fields (&t->rd, f) == -1)
