@@ -112,10 +112,15 @@ struct replay {
   struct slot *free_slots;
   struct slot_block *blocks;    /* every slot is in one of these */
 
-  /* Full hddsim traces: rows read, not yet issued, by arrival. */
+  /* Full hddsim traces: rows read, not yet issued, by arrival: those
+     read in arrival order in a FIFO (run, a ring of window + 1), the
+     others in a heap.  A trace in arrival order, as the replay's own
+     input usually is, then costs no heap at all. */
   struct trace_reader *reader;
   struct slot **heap;
   size_t nheap;
+  struct slot **run;
+  size_t run_head, nrun;
   bool reader_done, released_any;
   uint64_t last_arrival, last_id;
 
@@ -525,8 +530,9 @@ slots_free (struct replay *rp)
     free (b);
   }
   rp->free_slots = NULL;
-  rp->nheap = 0;
+  rp->nheap = rp->nrun = 0;
   free (rp->heap);
+  free (rp->run);
 }
 
 /* --wrap: a trace from a larger disk, folded onto the image.  Modulo
@@ -587,13 +593,18 @@ scale_arrival (const struct replay *rp, struct slot *s, uint64_t arrival)
 
 /* -- full hddsim traces: a window of rows, released by arrival -- */
 
-/* Arrival order; the plugin numbers requests as they arrive. */
+/* Arrival order; the plugin numbers requests as they arrive.  The
+ * line last, so that the order is total (a mangled trace may repeat
+ * an id): the heap and the run then release the same row.
+ */
 static bool
 before (const struct slot *a, const struct slot *b)
 {
   if (a->req.arrival != b->req.arrival)
     return a->req.arrival < b->req.arrival;
-  return a->req.id < b->req.id;
+  if (a->req.id != b->req.id)
+    return a->req.id < b->req.id;
+  return a->line < b->line;
 }
 
 static void
@@ -630,6 +641,49 @@ heap_pop (struct replay *rp)
   return top;
 }
 
+static struct slot **
+run_at (struct replay *rp, size_t k)
+{
+  return &rp->run[(rp->run_head + k) % (rp->window + 1)];
+}
+
+/* A row into the window: at the run's end if nothing there comes
+ * after it (the run stays sorted), else into the heap.
+ */
+static void
+hold (struct replay *rp, struct slot *s)
+{
+  if (rp->nrun == 0 || !before (s, *run_at (rp, rp->nrun - 1))) {
+    *run_at (rp, rp->nrun) = s;
+    rp->nrun++;
+  }
+  else
+    heap_push (rp, s);
+}
+
+static size_t
+held (const struct replay *rp)
+{
+  return rp->nheap + rp->nrun;
+}
+
+/* The first held row in arrival order: the run's first or the heap's
+ * top, whichever comes before.
+ */
+static struct slot *
+release (struct replay *rp)
+{
+  struct slot *s;
+
+  if (rp->nrun == 0
+      || (rp->nheap > 0 && before (rp->heap[0], rp->run[rp->run_head])))
+    return heap_pop (rp);
+  s = rp->run[rp->run_head];
+  rp->run_head = (rp->run_head + 1) % (rp->window + 1);
+  rp->nrun--;
+  return s;
+}
+
 /* A row to a request held in the window; -1 on an arrival before one
  * already released.
  */
@@ -659,7 +713,7 @@ take_row (struct replay *rp, const struct trace_row *t)
   s->live_start = t->start;
   s->live_done = t->done;
   s->line = (unsigned long) trace_reader_line (rp->reader);
-  heap_push (rp, s);
+  hold (rp, s);
   return 0;
 }
 
@@ -670,7 +724,7 @@ fill_window (struct replay *rp)
   struct trace_row row;
   int r;
 
-  while (!rp->reader_done && rp->nheap <= rp->window) {
+  while (!rp->reader_done && held (rp) <= rp->window) {
     r = trace_reader_next (rp->reader, &row, err, sizeof err);
     if (r == -1) {
       fprintf (stderr, "hddsim-replay: %s\n", err);
@@ -691,9 +745,9 @@ next_row (struct replay *rp, struct slot **sp)
 
   if (fill_window (rp) == -1)
     return -1;
-  if (rp->nheap == 0)
+  if (held (rp) == 0)
     return 0;
-  s = heap_pop (rp);
+  s = release (rp);
   rp->last_arrival = s->req.arrival;
   rp->last_id = s->req.id;
   rp->released_any = true;
@@ -775,7 +829,8 @@ open_trace (struct replay *rp)
     if (rp->reader) {
       rp->format = FORMAT_HDDSIM;
       rp->heap = malloc ((rp->window + 1) * sizeof *rp->heap);
-      if (!rp->heap) {
+      rp->run = malloc ((rp->window + 1) * sizeof *rp->run);
+      if (!rp->heap || !rp->run) {
         fprintf (stderr, "hddsim-replay: out of memory\n");
         return -1;
       }
