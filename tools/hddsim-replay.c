@@ -80,7 +80,7 @@ struct slot {
 /* Slots are allocated this many at a time: the window alone holds
  * thousands, and a malloc each was a tenth of a short replay.
  */
-#define SLOT_BLOCK 1024
+#define SLOT_BLOCK 256
 
 struct slot_block {
   struct slot_block *next;
@@ -402,7 +402,7 @@ parse_params (struct replay *rp, int argc, char **argv, int first)
  * is nearly full: one fwrite per row cost more than formatting a
  * number.
  */
-#define OUT_BUF (1 << 20)
+#define OUT_BUF (1 << 16)
 
 static void
 flush_rows (struct replay *rp)
