@@ -481,14 +481,20 @@ parse_op (struct reader *rd, struct trace_row *r, const char *name)
 {
   int op;
 
-  for (op = 0; op < IO_OP_COUNT; op++) {
-    const char *known = io_op_name ((enum io_op) op);
-    /* The first letter tells them apart: one strcmp a row. */
-    if (known[0] == name[0] && strcmp (known, name) == 0) {
-      r->io_op = (enum io_op) op;
-      r->op = known;
-      return 0;
-    }
+  /* The first letter tells them apart: one strcmp a row. */
+  _Static_assert (IO_OP_COUNT == 5, "parse_op: one case per op");
+  switch (name[0]) {
+  case 'r': op = IO_READ; break;
+  case 'w': op = IO_WRITE; break;
+  case 'f': op = IO_FLUSH; break;
+  case 't': op = IO_TRIM; break;
+  case 'z': op = IO_ZERO; break;
+  default: op = -1; break;
+  }
+  if (op >= 0 && strcmp (io_op_name ((enum io_op) op), name) == 0) {
+    r->io_op = (enum io_op) op;
+    r->op = io_op_name ((enum io_op) op);
+    return 0;
   }
   return bad (rd, "op=%s: unknown operation (expected read, write, flush, "
               "trim or zero)", name);
@@ -608,6 +614,8 @@ struct trace_reader {
   char *path;
   struct reader rd;
   int where[C_COUNT], ncols;
+  int map[C_COUNT];             /* where, a missing column at ncols: the
+                                   empty field put after the last */
   bool minimal;                 /* optional columns may be missing */
   uint64_t rows;                /* data rows read, for the default id */
   bool has_cut;                 /* the power cut's row was read */
@@ -668,7 +676,7 @@ static int
 read_header (struct trace_reader *t)
 {
   char *line;
-  int got;
+  int got, c;
 
   t->rd.line = 1;
   got = read_line (t, &line);
@@ -680,6 +688,8 @@ read_header (struct trace_reader *t)
     return bad (&t->rd, "header longer than %d bytes", LINE_MAX_LEN);
   t->ncols = t->minimal ? map_minimal_header (&t->rd, line, t->where)
     : map_header (&t->rd, line, t->where);
+  for (c = 0; c < C_COUNT; c++)
+    t->map[c] = t->where[c] >= 0 ? t->where[c] : t->ncols;
   return t->ncols < 0 ? -1 : 0;
 }
 
@@ -766,19 +776,19 @@ static const int identity[C_COUNT] = {
  * with the defaults.
  */
 static void
-gather_fields (struct trace_reader *t, const struct field *fields,
+gather_fields (struct trace_reader *t, struct field *fields,
                const struct field **f, struct field *id, char *idbuf,
                size_t idlen)
 {
-  static const struct field empty = { .s = empty_field };
   int c;
 
   if (t->minimal) {
     default_fields (t, fields, f, id, idbuf, idlen);
     return;
   }
+  fields[t->ncols] = (struct field) { .s = empty_field };
   for (c = 0; c < C_COUNT; c++)
-    f[c] = t->where[c] >= 0 ? &fields[t->where[c]] : &empty;
+    f[c] = &fields[t->map[c]];
 }
 
 /* A request's row leaves the power cut's columns empty. */
@@ -875,7 +885,7 @@ parse_cut (struct trace_reader *t, const struct field *const *f)
 /* 1 and *row for a request's row, 0 for the power cut's, -1 and err. */
 static int
 parse_line (struct trace_reader *t, struct trace_row *row,
-            const struct field *fields)
+            struct field *fields)
 {
   const struct field *f[C_COUNT];
   struct field id;
@@ -883,7 +893,8 @@ parse_line (struct trace_reader *t, struct trace_row *row,
 
   t->rows++;
   gather_fields (t, fields, f, &id, idbuf, sizeof idbuf);
-  if (strcmp (f[C_OP]->s, TRACE_OP_POWERCUT) == 0)
+  if (f[C_OP]->s[0] == TRACE_OP_POWERCUT[0]
+      && strcmp (f[C_OP]->s, TRACE_OP_POWERCUT) == 0)
     return parse_cut (t, f);
   if (parse_row (&t->rd, row, f, identity) == -1
       || check_no_cut_fields (&t->rd, f) == -1)
@@ -897,7 +908,7 @@ int
 trace_reader_next (struct trace_reader *t, struct trace_row *row,
                    char *err, size_t errlen)
 {
-  struct field fields[MAX_COLS];
+  struct field fields[MAX_COLS + 1];      /* + 1: gather_fields' empty one */
   char *line;
   int got, nf;
 
@@ -906,7 +917,8 @@ trace_reader_next (struct trace_reader *t, struct trace_row *row,
   while (t->rd.line++, (got = read_line (t, &line)) != 0) {
     if (got < 0)
       return bad (&t->rd, "line longer than %d bytes", LINE_MAX_LEN);
-    if (line[strspn (line, "\r\n")] == '\0')
+    if ((line[0] == '\0' || line[0] == '\r')
+        && line[strspn (line, "\r\n")] == '\0')
       continue;                 /* a blank line, e.g. at the end */
     nf = split (line, fields);
     if (nf != t->ncols)
