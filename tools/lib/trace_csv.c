@@ -328,7 +328,8 @@ split (char *line, struct field *fields)
     }
     f->s = start;
     f->v = v;
-    f->num = p > start && p - start <= 19 && field_end[(unsigned char) *p];
+    /* 1 to 19 digits (none wraps to SIZE_MAX), then the field's end */
+    f->num = (size_t) (p - start) - 1 < 19 && field_end[(unsigned char) *p];
     while (!field_end[(unsigned char) *p])
       p++;
     if (*p != ',') {
