@@ -790,8 +790,10 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
 }
 
 /* The estimate runs exactly the code of hdd_serve, on a copy of the
- * drive's state, so that it cannot drift from it.  The copy borrows the
- * dirty set, which the cache gives back as it was.
+ * drive's state, so that it cannot drift from it; the copy only leaves
+ * undone what comes after the cost is known and changes nothing but
+ * the state it throws away (estimating).  The copy borrows the dirty
+ * set, which the cache gives back as it was.
  */
 uint64_t
 hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,

@@ -78,7 +78,8 @@ struct slot {
 };
 
 /* Slots are allocated this many at a time: the window alone holds
- * thousands, and a malloc each was a tenth of a short replay.
+ * thousands, and a malloc each (and a free at the end) was 4% of the
+ * instructions of a 20,000-request replay.
  */
 #define SLOT_BLOCK 256
 
