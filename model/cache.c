@@ -219,11 +219,17 @@ cache_seg_prefix (struct cache *c, uint64_t lba, uint64_t n)
 bool
 cache_seg_holds (struct cache *c, uint64_t lba, uint64_t n)
 {
+  uint64_t end = lba + n;
   unsigned i;
 
-  for (i = 0; i < c->nseg; i++)
-    if (!is_stream_seg (c, i) && seg_serves (c, &c->segs[i], lba, n))
+  /* Every read looks here: the range first, which rules out nearly
+     every segment in two comparisons (seg_serves tests it again). */
+  for (i = 0; i < c->nseg; i++) {
+    const struct cache_seg *s = &c->segs[i];
+    if (lba >= s->start && end <= s->end && !is_stream_seg (c, i)
+        && seg_serves (c, &c->segs[i], lba, n))
       return true;
+  }
   return c->write_seg == WSEG_SEPARATE && seg_serves (c, &c->wseg, lba, n);
 }
 

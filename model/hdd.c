@@ -55,6 +55,9 @@ struct hdd {
   uint64_t own_first, own_end;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy */
+  bool estimating;              /* this is the scratch copy: what only
+                                   the state after the request needs
+                                   can be left undone */
 };
 
 const char *
@@ -602,7 +605,9 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
                &bus);
   done = max64 (end + iface_ns (d, 1), bus.done);
   c->xfer_ns += done - end;
-  if (d->p.cache != CACHE_OFF && n > 0) {
+  /* The cost is known: what the segment keeps only changes the state
+     an estimate throws away. */
+  if (d->p.cache != CACHE_OFF && n > 0 && !d->estimating) {
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
@@ -785,8 +790,10 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
 }
 
 /* The estimate runs exactly the code of hdd_serve, on a copy of the
- * drive's state, so that it cannot drift from it.  The copy borrows the
- * dirty set, which the cache gives back as it was.
+ * drive's state, so that it cannot drift from it; the copy only leaves
+ * undone what comes after the cost is known and changes nothing but
+ * the state it throws away (estimating).  The copy borrows the dirty
+ * set, which the cache gives back as it was.
  */
 uint64_t
 hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
@@ -804,6 +811,7 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
   s->scratch = NULL;
   s->media_fn = NULL;
+  s->estimating = true;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
   cost = hdd_serve (s, r, t, out);

@@ -90,6 +90,12 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
   struct req *r, *best = NULL;
   uint64_t best_t = UINT64_MAX;
 
+  /* One request is the shortest whatever its estimate (a finite sum
+     of nanoseconds, below best_t's start): in an open-loop replay most
+     picks see one.  An estimate has no effect on the drive. */
+  r = TAILQ_FIRST (&sd->arrivals);
+  if (r && !TAILQ_NEXT (r, fifo_link))
+    return r;
   TAILQ_FOREACH (r, &sd->arrivals, fifo_link) {
     uint64_t t = positioning (hdd, r, now);
     if (t < best_t) {           /* strict: ties keep the older */

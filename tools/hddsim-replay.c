@@ -77,6 +77,17 @@ struct slot {
   struct slot *next_free;
 };
 
+/* Slots are allocated this many at a time: the window alone holds
+ * thousands, and a malloc each (and a free at the end) was 4% of the
+ * instructions of a 20,000-request replay.
+ */
+#define SLOT_BLOCK 256
+
+struct slot_block {
+  struct slot_block *next;
+  struct slot slots[SLOT_BLOCK];
+};
+
 struct replay {
   /* Options. */
   const char *trace, *output, *cdf, *format_name, *device;
@@ -91,6 +102,8 @@ struct replay {
 
   /* The run. */
   FILE *out;
+  char *obuf;                   /* rows formatted in place, OUT_BUF */
+  size_t oused;
   struct engine *engine;
   struct replay_summary *sum;
   long requests;
@@ -98,11 +111,17 @@ struct replay {
   bool failed;                  /* --check found a difference, or I/O */
   bool draining;                /* after an error: only free the slots */
   struct slot *free_slots;
+  struct slot_block *blocks;    /* every slot is in one of these */
 
-  /* Full hddsim traces: rows read, not yet issued, by arrival. */
+  /* Full hddsim traces: rows read, not yet issued, by arrival: those
+     read in arrival order in a FIFO (run, a ring of window + 1), the
+     others in a heap.  A trace in arrival order, as the replay's own
+     input usually is, then costs no heap at all. */
   struct trace_reader *reader;
   struct slot **heap;
   size_t nheap;
+  struct slot **run;
+  size_t run_head, nrun;
   bool reader_done, released_any;
   uint64_t last_arrival, last_id;
 
@@ -380,17 +399,31 @@ parse_params (struct replay *rp, int argc, char **argv, int first)
 
 /* ---- output ---- */
 
+/* Rows are formatted straight into this buffer, written out when it
+ * is nearly full: one fwrite per row cost more than formatting a
+ * number.
+ */
+#define OUT_BUF (1 << 16)
+
+static void
+flush_rows (struct replay *rp)
+{
+  fwrite_unlocked (rp->obuf, 1, rp->oused, rp->out);
+  rp->oused = 0;
+}
+
 /* One row of the trace format the plugin writes (tools/lib/trace_csv.c);
  * a replayed request has no delivery, so late_ns is left empty.
  */
 static void
-write_row (FILE *fp, const struct req *r)
+write_row (struct replay *rp, const struct req *r)
 {
-  char line[TRACE_LINE_MAX];
   struct trace_record t;
 
+  if (OUT_BUF - rp->oused < TRACE_LINE_MAX)
+    flush_rows (rp);
   trace_record_of (&t, r, TRACE_LATE_NONE, OUTCOME_OK);
-  fwrite_unlocked (line, 1, trace_format_line (line, &t), fp);
+  rp->oused += trace_format_line (rp->obuf + rp->oused, &t);
 }
 
 static void
@@ -409,12 +442,17 @@ open_output (struct replay *rp)
    */
   if (!rp->output && (rp->check || rp->demerit || rp->summary))
     return 0;
+  rp->obuf = malloc (OUT_BUF);
+  if (!rp->obuf) {
+    fprintf (stderr, "hddsim-replay: out of memory\n");
+    return -1;
+  }
   rp->out = rp->output ? fopen (rp->output, "w") : stdout;
   if (!rp->out) {
     fprintf (stderr, "hddsim-replay: %s: %s\n", rp->output, strerror (errno));
+    free (rp->obuf);
     return -1;
   }
-  setvbuf (rp->out, NULL, _IOFBF, 1 << 20);
   write_header (rp->out);
   return 0;
 }
@@ -426,7 +464,12 @@ close_output (struct replay *rp)
 
   if (!rp->out)
     return 0;
-  r = rp->out == stdout ? fflush (rp->out) : fclose (rp->out);
+  flush_rows (rp);
+  free (rp->obuf);
+  /* A failed write leaves the stream's error flag set. */
+  r = ferror (rp->out) ? EOF : 0;
+  if (rp->out == stdout ? fflush (rp->out) : fclose (rp->out))
+    r = EOF;
   if (r != 0 || rp->failed) {
     if (r != 0)
       fprintf (stderr, "hddsim-replay: %s: %s\n",
@@ -438,18 +481,35 @@ close_output (struct replay *rp)
 
 /* ---- requests, from the trace to the engine ---- */
 
+/* A new block's slots onto the free list; -1 when out of memory. */
+static int
+slots_grow (struct replay *rp)
+{
+  struct slot_block *b = malloc (sizeof *b);
+  size_t i;
+
+  if (!b)
+    return -1;
+  b->next = rp->blocks;
+  rp->blocks = b;
+  for (i = SLOT_BLOCK; i-- > 0; ) {
+    b->slots[i].next_free = rp->free_slots;
+    rp->free_slots = &b->slots[i];
+  }
+  return 0;
+}
+
 static struct slot *
 slot_get (struct replay *rp)
 {
-  struct slot *s = rp->free_slots;
+  struct slot *s;
 
-  if (s) {
-    rp->free_slots = s->next_free;
-  }
-  else if (!(s = malloc (sizeof *s))) {
+  if (!rp->free_slots && slots_grow (rp) == -1) {
     fprintf (stderr, "hddsim-replay: out of memory\n");
     return NULL;
   }
+  s = rp->free_slots;
+  rp->free_slots = s->next_free;
   memset (s, 0, sizeof *s);
   return s;
 }
@@ -464,15 +524,16 @@ slot_put (struct replay *rp, struct slot *s)
 static void
 slots_free (struct replay *rp)
 {
-  struct slot *s;
+  struct slot_block *b;
 
-  while ((s = rp->free_slots) != NULL) {
-    rp->free_slots = s->next_free;
-    free (s);
+  while ((b = rp->blocks) != NULL) {
+    rp->blocks = b->next;
+    free (b);
   }
-  while (rp->nheap > 0)
-    free (rp->heap[--rp->nheap]);
+  rp->free_slots = NULL;
+  rp->nheap = rp->nrun = 0;
   free (rp->heap);
+  free (rp->run);
 }
 
 /* --wrap: a trace from a larger disk, folded onto the image.  Modulo
@@ -533,13 +594,18 @@ scale_arrival (const struct replay *rp, struct slot *s, uint64_t arrival)
 
 /* -- full hddsim traces: a window of rows, released by arrival -- */
 
-/* Arrival order; the plugin numbers requests as they arrive. */
+/* Arrival order; the plugin numbers requests as they arrive.  The
+ * line last, so that the order is total (a mangled trace may repeat
+ * an id): the heap and the run then release the same row.
+ */
 static bool
 before (const struct slot *a, const struct slot *b)
 {
   if (a->req.arrival != b->req.arrival)
     return a->req.arrival < b->req.arrival;
-  return a->req.id < b->req.id;
+  if (a->req.id != b->req.id)
+    return a->req.id < b->req.id;
+  return a->line < b->line;
 }
 
 static void
@@ -576,6 +642,49 @@ heap_pop (struct replay *rp)
   return top;
 }
 
+static struct slot **
+run_at (struct replay *rp, size_t k)
+{
+  return &rp->run[(rp->run_head + k) % (rp->window + 1)];
+}
+
+/* A row into the window: at the run's end if nothing there comes
+ * after it (the run stays sorted), else into the heap.
+ */
+static void
+hold (struct replay *rp, struct slot *s)
+{
+  if (rp->nrun == 0 || !before (s, *run_at (rp, rp->nrun - 1))) {
+    *run_at (rp, rp->nrun) = s;
+    rp->nrun++;
+  }
+  else
+    heap_push (rp, s);
+}
+
+static size_t
+held (const struct replay *rp)
+{
+  return rp->nheap + rp->nrun;
+}
+
+/* The first held row in arrival order: the run's first or the heap's
+ * top, whichever comes before.
+ */
+static struct slot *
+release (struct replay *rp)
+{
+  struct slot *s;
+
+  if (rp->nrun == 0
+      || (rp->nheap > 0 && before (rp->heap[0], rp->run[rp->run_head])))
+    return heap_pop (rp);
+  s = rp->run[rp->run_head];
+  rp->run_head = (rp->run_head + 1) % (rp->window + 1);
+  rp->nrun--;
+  return s;
+}
+
 /* A row to a request held in the window; -1 on an arrival before one
  * already released.
  */
@@ -605,7 +714,7 @@ take_row (struct replay *rp, const struct trace_row *t)
   s->live_start = t->start;
   s->live_done = t->done;
   s->line = (unsigned long) trace_reader_line (rp->reader);
-  heap_push (rp, s);
+  hold (rp, s);
   return 0;
 }
 
@@ -616,7 +725,7 @@ fill_window (struct replay *rp)
   struct trace_row row;
   int r;
 
-  while (!rp->reader_done && rp->nheap <= rp->window) {
+  while (!rp->reader_done && held (rp) <= rp->window) {
     r = trace_reader_next (rp->reader, &row, err, sizeof err);
     if (r == -1) {
       fprintf (stderr, "hddsim-replay: %s\n", err);
@@ -637,9 +746,9 @@ next_row (struct replay *rp, struct slot **sp)
 
   if (fill_window (rp) == -1)
     return -1;
-  if (rp->nheap == 0)
+  if (held (rp) == 0)
     return 0;
-  s = heap_pop (rp);
+  s = release (rp);
   rp->last_arrival = s->req.arrival;
   rp->last_id = s->req.id;
   rp->released_any = true;
@@ -721,7 +830,8 @@ open_trace (struct replay *rp)
     if (rp->reader) {
       rp->format = FORMAT_HDDSIM;
       rp->heap = malloc ((rp->window + 1) * sizeof *rp->heap);
-      if (!rp->heap) {
+      rp->run = malloc ((rp->window + 1) * sizeof *rp->run);
+      if (!rp->heap || !rp->run) {
         fprintf (stderr, "hddsim-replay: out of memory\n");
         return -1;
       }
@@ -781,7 +891,7 @@ completed (struct req *r, void *opaque)
   rp->inflight--;
   if (!rp->draining) {
     if (rp->out)
-      write_row (rp->out, r);
+      write_row (rp, r);
     if (rp->check && !rp->failed && check_one (s) == -1)
       rp->failed = true;
     if (rp->sum && replay_summary_add (rp->sum, r, s->wanted) == -1) {
@@ -873,7 +983,7 @@ ds_completed (const struct req *r, const struct ds_request *d, void *opaque)
   struct replay *rp = opaque;
 
   if (rp->out)
-    write_row (rp->out, r);
+    write_row (rp, r);
   if (rp->modeled) {
     /* DiskSim's unit is the millisecond.  Its model side counts the
      * time from issue to completion (one request outstanding).

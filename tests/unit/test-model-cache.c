@@ -868,6 +868,54 @@ START_TEST (test_estimate_gives_back_dirty)
 }
 END_TEST
 
+/* An estimate leaves the drive as it was: a drive that estimates two
+ * requests before each one it serves serves them exactly as its twin,
+ * which never estimates.  Sequential reads (read-ahead hits), re-reads
+ * of what was just read (segment hits) and scattered writes, so that
+ * what an estimate leaves undone (the segments' update after a read)
+ * would show in the drive if it were left undone there too.
+ */
+START_TEST (test_estimate_leaves_no_trace)
+{
+  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  struct hdd *twin = drive ("st340014a", NULL, 0, 1);
+  uint64_t t = 0, i, next = 3 * GIB, hits = 0;
+
+  rng_state = 31;
+  for (i = 0; i < 3000; i++) {
+    uint64_t r = rnd () % 8;
+    struct io io = { .op = r < 6 ? IO_READ : IO_WRITE, .length = 4096 };
+    struct io other = { .op = IO_READ, .length = 4096,
+                        .offset = rnd () % (100 * GIB / 4096) * 4096 };
+    struct hdd_cost cd, ct, ce;
+    uint64_t sd, st;
+
+    if (r < 4) {                /* the stream */
+      io.offset = next;
+      next += rnd () % 3 == 0 ? 64 * 4096 : 4096;
+    }
+    else if (r < 6)             /* again, a little behind the stream */
+      io.offset = next - (rnd () % 4 + 1) * 4096;
+    else
+      io.offset = rnd () % (100 * GIB / 4096) * 4096;
+    hdd_idle (d, t);
+    hdd_idle (twin, t);
+    hdd_estimate (d, &io, t, &ce);
+    hdd_estimate (d, &other, t, &ce);
+    sd = hdd_serve (d, &io, t, &cd);
+    st = hdd_serve (twin, &io, t, &ct);
+    ck_assert_uint_eq (sd, st);
+    ck_assert_int_eq (memcmp (&cd, &ct, sizeof cd), 0);
+    hits += io.op == IO_READ && cd.cache_hit;
+    t += sd + rnd () % (2 * MS);
+  }
+  /* Enough hits that a lost segment update would change some. */
+  ck_assert_uint_ge (hits, 500);
+  hdd_free (d);
+  hdd_free (twin);
+}
+END_TEST
+
 static Suite *
 cache_suite (void)
 {
@@ -877,6 +925,7 @@ cache_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_cached_write_iface_speed);
   tcase_add_test (tc, test_flush_destages_all);
+  tcase_add_test (tc, test_estimate_leaves_no_trace);
   tcase_add_test (tc, test_idle_destage);
   tcase_add_test (tc, test_request_waits_for_destage);
   tcase_add_test (tc, test_cache_full);

@@ -193,6 +193,90 @@ START_TEST (test_numbers)
 }
 END_TEST
 
+/* Digits read as the row is split: up to 19 at once (10^19 - 1 fits),
+ * 20 and more, or anything else, exactly as parse_uint says.
+ */
+START_TEST (test_digit_counts)
+{
+  ck_assert_int_eq (read_with ("id", "9999999999999999999"), 2);
+  ck_assert_uint_eq (rows[1].id, UINT64_C(9999999999999999999));
+  ck_assert_int_eq (read_with ("id", "18446744073709551615"), 2);
+  ck_assert_uint_eq (rows[1].id, UINT64_MAX);
+  ck_assert_int_eq (read_with ("id", "10000000000000000000"), 2);
+  ck_assert_uint_eq (rows[1].id, UINT64_C(10000000000000000000));
+  /* 24 digits, all but the last zeros: 7 */
+  ck_assert_int_eq (read_with ("offset", "000000000000000000000007"), 2);
+  ck_assert_uint_eq (rows[1].offset, 7);
+  ck_assert_int_eq (read_with ("id", "1234567890123456789"), 2);
+  ck_assert_uint_eq (rows[1].id, UINT64_C(1234567890123456789));
+  /* above 2^64 - 1 by 10^19: wraps to a value that fits if summed
+     blindly */
+  assert_error (read_with ("id", "28446744073709551615"), 3,
+                "id=28446744073709551615");
+  assert_error (read_with ("offset", "184467440737095516150"), 3, "offset=");
+  assert_error (read_with ("length", "4096 "), 3, "length=4096 ");
+  assert_error (read_with ("length", "40a96"), 3, "length=40a96");
+}
+END_TEST
+
+/* The reader cuts lines from a 64 KiB buffer: rows of every length
+ * from 60 to 119 bytes (ids padded with leading zeros), 3000 of them
+ * (about 270 KiB), so that lines straddle the buffer's refills at
+ * every offset; each must come back whole.
+ */
+START_TEST (test_buffer_boundaries)
+{
+  FILE *fp = fopen (path, "w");
+  long i, n = 3000;
+
+  ck_assert_ptr_nonnull (fp);
+  fputs (HEADER, fp);
+  for (i = 0; i < n; i++)
+    fprintf (fp, "%0*ld,%ld,write,%ld,512,%ld,%ld,%ld,0,0,0,,0,0,0,0,0,0,ok\n",
+             (int) (1 + i % 60), i + 1, i % 7, i * 4096, i * 10, i * 10 + 5,
+             i * 10 + 9);
+  ck_assert_int_eq (fclose (fp), 0);
+  ck_assert_int_eq (trace_read (path, &rows, err, sizeof err), n);
+  for (i = 0; i < n; i++) {
+    ck_assert_uint_eq (rows[i].id, (uint64_t) i + 1);
+    ck_assert_uint_eq (rows[i].conn, (uint64_t) (i % 7));
+    ck_assert_uint_eq (rows[i].offset, (uint64_t) i * 4096);
+    ck_assert_uint_eq (rows[i].done, (uint64_t) i * 10 + 9);
+    ck_assert_uint_eq (rows[i].line, (unsigned long) i + 2);
+  }
+}
+END_TEST
+
+/* A last row without its newline is a row. */
+START_TEST (test_no_final_newline)
+{
+  char text[512];
+
+  snprintf (text, sizeof text, HEADER ROW1 "%.*s", (int) strlen (ROW2) - 1,
+            ROW2);
+  ck_assert_int_eq (read_text (text), 2);
+  ck_assert_uint_eq (rows[1].id, 2);
+  ck_assert_str_eq (rows[1].outcome, "aborted");
+}
+END_TEST
+
+/* A line of 1022 bytes is read (ROW1 with its id padded by zeros), one
+ * of 1023 is too long.
+ */
+START_TEST (test_line_length_limit)
+{
+  char text[2048];
+  int pad = 1022 - ((int) strlen (ROW1) - 1);
+
+  snprintf (text, sizeof text, HEADER "%0*d" ROW1, pad, 0);
+  ck_assert_int_eq (strlen (text) - strlen (HEADER), 1023);
+  ck_assert_int_eq (read_text (text), 1);
+  ck_assert_uint_eq (rows[0].id, 1);
+  snprintf (text, sizeof text, HEADER "%0*d" ROW1, pad + 1, 0);
+  assert_error (read_text (text), 2, "line longer than 1022 bytes");
+}
+END_TEST
+
 /* The examples: an arrival of 2^64-1, a length of 2^64-1. */
 START_TEST (test_absurd_times)
 {
@@ -426,6 +510,10 @@ trace_suite (void)
   tcase_add_test (tc, test_unknown_op);
   tcase_add_test (tc, test_outcome);
   tcase_add_test (tc, test_numbers);
+  tcase_add_test (tc, test_digit_counts);
+  tcase_add_test (tc, test_buffer_boundaries);
+  tcase_add_test (tc, test_no_final_newline);
+  tcase_add_test (tc, test_line_length_limit);
   tcase_add_test (tc, test_absurd_times);
   tcase_add_test (tc, test_timeline);
   tcase_add_test (tc, test_extent);

@@ -69,6 +69,39 @@ START_TEST (test_delivered_line)
 }
 END_TEST
 
+/* Numbers are written from a digit count and four digits per step:
+ * the edges of both, by hand.  Each value is the row's id, so the rest
+ * of the line is test_delivered_line's.
+ */
+START_TEST (test_number_edges)
+{
+  static const struct { uint64_t v; const char *text; } edges[] = {
+    { 0, "0" }, { 9, "9" }, { 10, "10" }, { 99, "99" }, { 100, "100" },
+    { 999, "999" }, { 1000, "1000" }, { 9999, "9999" }, { 10000, "10000" },
+    { 10001, "10001" }, { 100000, "100000" }, { 99999999, "99999999" },
+    { 100000000, "100000000" }, { 4294967295, "4294967295" },
+    { 4294967296, "4294967296" }, { 1000200030004, "1000200030004" },
+    { 70000000000009, "70000000000009" },
+    { UINT64_C(999999999999999999), "999999999999999999" },
+    { UINT64_C(1000000000000000000), "1000000000000000000" },
+    { UINT64_C(9999999999999999999), "9999999999999999999" },
+    { UINT64_C(10000000000000000000), "10000000000000000000" },
+    { UINT64_MAX, "18446744073709551615" },
+  };
+  const char *rest = ",3,write,1048576,4096,1000,2500,12345678,"
+    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,\n";
+  struct trace_record t = sample ();
+  char expected[TRACE_LINE_MAX];
+  size_t i;
+
+  for (i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+    t.id = edges[i].v;
+    snprintf (expected, sizeof expected, "%s%s", edges[i].text, rest);
+    check_line (&t, expected);
+  }
+}
+END_TEST
+
 START_TEST (test_undelivered_and_extremes)
 {
   struct trace_record t = sample ();
@@ -201,6 +234,7 @@ trace_format_suite (void)
 
   tcase_add_test (tc, test_header);
   tcase_add_test (tc, test_delivered_line);
+  tcase_add_test (tc, test_number_edges);
   tcase_add_test (tc, test_undelivered_and_extremes);
   tcase_add_test (tc, test_reader_reads_what_is_written);
   tcase_add_test (tc, test_cut_line);

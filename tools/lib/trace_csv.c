@@ -85,27 +85,67 @@ static const char digit_pairs[201] =
   "6061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-/* Two digits per division, from the end of a 20-byte buffer (2^64 - 1
- * has 20 digits).
+/* 10^0 .. 10^19: 10^19 is the largest power of ten below 2^64. */
+static const uint64_t powers_of_ten[20] = {
+  UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+  UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+  UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+  UINT64_C(10000000000), UINT64_C(100000000000),
+  UINT64_C(1000000000000), UINT64_C(10000000000000),
+  UINT64_C(100000000000000), UINT64_C(1000000000000000),
+  UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+  UINT64_C(1000000000000000000), UINT64_C(10000000000000000000),
+};
+
+/* How many decimal digits v has (0 has one).  1233 / 4096 is just
+ * above log10 (2), so t is floor (log10 (v)) or one more: the table
+ * settles which.
+ */
+static unsigned
+decimal_digits (uint64_t v)
+{
+  unsigned t;
+
+  if (v == 0)
+    return 1;
+  t = (unsigned) (64 - __builtin_clzll (v)) * 1233 >> 12;
+  return t + (v >= powers_of_ten[t]);
+}
+
+/* The digits written in place from their end: no scratch buffer and
+ * no memcpy call of a variable length per field.  One 64-bit division
+ * per four digits; the four are split in 32 bits, which the compiler
+ * does more cheaply.
  */
 static char *
 put_u64 (char *p, uint64_t v)
 {
-  char digits[20], *end = digits + sizeof digits, *q = end;
+  char *end, *q;
+  uint32_t w;
 
-  while (v >= 100) {
-    q -= 2;
-    memcpy (q, digit_pairs + 2 * (v % 100), 2);
-    v /= 100;
+  if (v < 10) {                 /* most of a row's small fields */
+    *p = (char) ('0' + v);
+    return p + 1;
   }
-  if (v >= 10) {
-    q -= 2;
-    memcpy (q, digit_pairs + 2 * v, 2);
+  end = q = p + decimal_digits (v);
+  while (v >= 10000) {
+    uint32_t four = (uint32_t) (v % 10000);
+    v /= 10000;
+    q -= 4;
+    memcpy (q, digit_pairs + 2 * (four / 100), 2);
+    memcpy (q + 2, digit_pairs + 2 * (four % 100), 2);
   }
+  w = (uint32_t) v;
+  if (w >= 100) {
+    q -= 2;
+    memcpy (q, digit_pairs + 2 * (w % 100), 2);
+    w /= 100;
+  }
+  if (w >= 10)
+    memcpy (q - 2, digit_pairs + 2 * w, 2);
   else
-    *--q = (char) ('0' + v);
-  memcpy (p, q, (size_t) (end - q));
-  return p + (end - q);
+    q[-1] = (char) ('0' + w);
+  return end;
 }
 
 static char *
@@ -243,28 +283,67 @@ bad (struct reader *rd, const char *fmt, ...)
   return -1;
 }
 
-/* Split at commas; -1 if there are more than MAX_COLS fields. */
-static int
-split (char *line, char **fields)
-{
-  int n = 0;
-  char *p = line;
+static char empty_field[] = "";
 
-  line[strcspn (line, "\r\n")] = '\0';
-  fields[n++] = p;
-  while ((p = strchr (p, ',')) != NULL) {
+/* A field of a line, NUL-terminated in place.  num: it is 1 to 19
+ * digits and nothing else, with value v (19 digits cannot exceed
+ * 2^64 - 1); anything else is left to parse_uint, which decides
+ * exactly (20 digits, leading zeros, a sign, junk).
+ */
+struct field {
+  char *s;
+  uint64_t v;
+  bool num;
+};
+
+/* Where a field that is not all digits ends: a comma, or the line's
+ * end (the NUL that replaced its newline, or a CR, which ends the
+ * line as in a CRLF file).
+ */
+static const bool field_end[256] = {
+  ['\0'] = true, ['\r'] = true, [','] = true,
+};
+
+/* Split at commas, reading each field's digits on the way, so that a
+ * row is walked once; -1 if there are more than MAX_COLS fields.
+ */
+static int
+split (char *line, struct field *fields)
+{
+  char *p = line;
+  int n = 0;
+
+  for (;;) {
+    struct field *f;
+    char *start = p;
+    uint64_t v = 0;
+    unsigned d;
+
     if (n == MAX_COLS)
       return -1;
+    f = &fields[n++];
+    while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
+      v = v * 10 + d;           /* wraps past 19 digits: num is false */
+      p++;
+    }
+    f->s = start;
+    f->v = v;
+    /* 1 to 19 digits (none wraps to SIZE_MAX), then the field's end */
+    f->num = (size_t) (p - start) - 1 < 19 && field_end[(unsigned char) *p];
+    while (!field_end[(unsigned char) *p])
+      p++;
+    if (*p != ',') {
+      *p = '\0';
+      return n;
+    }
     *p++ = '\0';
-    fields[n++] = p;
   }
-  return n;
 }
 
 static int
 map_header (struct reader *rd, char *line, int *where)
 {
-  char *fields[MAX_COLS];
+  struct field fields[MAX_COLS];
   int n = split (line, fields), c, i;
 
   if (n < 0)
@@ -272,7 +351,7 @@ map_header (struct reader *rd, char *line, int *where)
   for (c = 0; c < C_COUNT; c++) {
     where[c] = -1;
     for (i = 0; i < n; i++)
-      if (strcmp (fields[i], trace_col_names[col_of[c]]) == 0)
+      if (strcmp (fields[i].s, trace_col_names[col_of[c]]) == 0)
         where[c] = i;
     if (where[c] == -1 && c < C_FIRST_OPTIONAL)
       return bad (rd, "no column '%s' in the header: not a hddsim trace",
@@ -302,25 +381,25 @@ static int
 map_minimal_header (struct reader *rd, char *line, int *where)
 {
   static const int required[] = { C_OP, C_OFFSET, C_LENGTH };
-  char *fields[MAX_COLS];
+  struct field fields[MAX_COLS];
   int n = split (line, fields), c, i, j;
   size_t k;
 
   if (n < 0)
     return bad (rd, "more than %d columns: not a hddsim trace", MAX_COLS);
   for (i = 0; i < n; i++) {
-    if (!known_column (fields[i]))
+    if (!known_column (fields[i].s))
       return bad (rd, "unknown column '%s' in the header (a hddsim trace "
                   "has op, offset, length and optionally id, conn, "
-                  "arrival_ns, ...)", fields[i]);
+                  "arrival_ns, ...)", fields[i].s);
     for (j = 0; j < i; j++)
-      if (strcmp (fields[i], fields[j]) == 0)
-        return bad (rd, "column '%s' twice in the header", fields[i]);
+      if (strcmp (fields[i].s, fields[j].s) == 0)
+        return bad (rd, "column '%s' twice in the header", fields[i].s);
   }
   for (c = 0; c < C_COUNT; c++) {
     where[c] = -1;
     for (i = 0; i < n; i++)
-      if (strcmp (fields[i], trace_col_names[col_of[c]]) == 0)
+      if (strcmp (fields[i].s, trace_col_names[col_of[c]]) == 0)
         where[c] = i;
   }
   for (k = 0; k < sizeof required / sizeof required[0]; k++)
@@ -335,9 +414,13 @@ map_minimal_header (struct reader *rd, char *line, int *where)
  * alone would take "-1" as 2^64-1 and " 7x" as 7).
  */
 static int
-parse_u64 (const char *s, uint64_t max, uint64_t *v)
+parse_u64 (const struct field *f, uint64_t max, uint64_t *v)
 {
-  return parse_uint (s, v) == -1 || *v > max ? -1 : 0;
+  if (f->num)
+    *v = f->v;                  /* split read it: the same number */
+  else if (parse_uint (f->s, v) == -1)
+    return -1;
+  return *v > max ? -1 : 0;
 }
 
 static int
@@ -354,8 +437,8 @@ parse_i64 (const char *s, int64_t *v)
 
 /* Each numeric column and the largest value it may hold. */
 static int
-parse_numbers (struct reader *rd, struct trace_row *r, char **f,
-               const int *w)
+parse_numbers (struct reader *rd, struct trace_row *r,
+               const struct field *const *f, const int *w)
 {
   const struct { int col; uint64_t *dst; uint64_t max; } u[] = {
     { C_ID, &r->id, UINT64_MAX },
@@ -374,37 +457,24 @@ parse_numbers (struct reader *rd, struct trace_row *r, char **f,
   for (i = 0; i < sizeof u / sizeof u[0]; i++)
     if (parse_u64 (f[w[u[i].col]], u[i].max, u[i].dst) == -1)
       return bad (rd, "%s=%s: expected a whole number from 0 to %" PRIu64,
-                  trace_col_names[col_of[u[i].col]], f[w[u[i].col]], u[i].max);
+                  trace_col_names[col_of[u[i].col]], f[w[u[i].col]]->s,
+                  u[i].max);
   if (parse_u64 (f[w[C_CONN]], UINT32_MAX, &conn) == -1)
     return bad (rd, "conn=%s: expected a connection number from 0 to %"
-                PRIu32, f[w[C_CONN]], UINT32_MAX);
+                PRIu32, f[w[C_CONN]]->s, UINT32_MAX);
   if (parse_u64 (f[w[C_QLEN]], UINT32_MAX, &qlen) == -1)
     return bad (rd, "queue_len=%s: expected a whole number from 0 to %"
-                PRIu32, f[w[C_QLEN]], UINT32_MAX);
+                PRIu32, f[w[C_QLEN]]->s, UINT32_MAX);
   if (parse_u64 (f[w[C_FUA]], 1, &fua) == -1)
-    return bad (rd, "fua=%s: expected 0 or 1", f[w[C_FUA]]);
+    return bad (rd, "fua=%s: expected 0 or 1", f[w[C_FUA]]->s);
   r->late_ns = -1;
-  if (*f[w[C_LATE]] && parse_i64 (f[w[C_LATE]], &r->late_ns) == -1)
+  if (*f[w[C_LATE]]->s && parse_i64 (f[w[C_LATE]]->s, &r->late_ns) == -1)
     return bad (rd, "late_ns=%s: expected empty or a signed whole number",
-                f[w[C_LATE]]);
+                f[w[C_LATE]]->s);
   r->conn = (uint32_t) conn;
   r->queue_len = (uint32_t) qlen;
   r->fua = fua == 1;
   return 0;
-}
-
-/* snprintf (dst, size, "%s", name) without the format parsing, which
- * was 5% of a replay's time (two per row).
- */
-static void
-copy_name (char *dst, size_t size, const char *name)
-{
-  size_t n = strlen (name);
-
-  if (n >= size)
-    n = size - 1;
-  memcpy (dst, name, n);
-  dst[n] = '\0';
 }
 
 static int
@@ -412,12 +482,21 @@ parse_op (struct reader *rd, struct trace_row *r, const char *name)
 {
   int op;
 
-  for (op = 0; op < IO_OP_COUNT; op++)
-    if (strcmp (io_op_name ((enum io_op) op), name) == 0) {
-      r->io_op = (enum io_op) op;
-      copy_name (r->op, sizeof r->op, name);
-      return 0;
-    }
+  /* The first letter tells them apart: one strcmp a row. */
+  _Static_assert (IO_OP_COUNT == 5, "parse_op: one case per op");
+  switch (name[0]) {
+  case 'r': op = IO_READ; break;
+  case 'w': op = IO_WRITE; break;
+  case 'f': op = IO_FLUSH; break;
+  case 't': op = IO_TRIM; break;
+  case 'z': op = IO_ZERO; break;
+  default: op = -1; break;
+  }
+  if (op >= 0 && strcmp (io_op_name ((enum io_op) op), name) == 0) {
+    r->io_op = (enum io_op) op;
+    r->op = io_op_name ((enum io_op) op);
+    return 0;
+  }
   return bad (rd, "op=%s: unknown operation (expected read, write, flush, "
               "trim or zero)", name);
 }
@@ -429,7 +508,7 @@ parse_outcome (struct reader *rd, struct trace_row *r, const char *name)
 
   for (i = 0; i < OUTCOME_COUNT; i++)
     if (strcmp (trace_outcome_names[i], name) == 0) {
-      copy_name (r->outcome, sizeof r->outcome, name);
+      r->outcome = trace_outcome_names[i];
       return 0;
     }
   return bad (rd, "outcome=%s: expected ok, error, aborted or powercut", name);
@@ -464,29 +543,16 @@ check_row (struct reader *rd, const struct trace_row *r)
 }
 
 static int
-parse_row (struct reader *rd, struct trace_row *r, char **f, const int *w)
+parse_row (struct reader *rd, struct trace_row *r,
+           const struct field *const *f, const int *w)
 {
   memset (r, 0, sizeof *r);
   r->line = rd->line;
-  if (parse_op (rd, r, f[w[C_OP]]) == -1
-      || parse_outcome (rd, r, f[w[C_OUTCOME]]) == -1
+  if (parse_op (rd, r, f[w[C_OP]]->s) == -1
+      || parse_outcome (rd, r, f[w[C_OUTCOME]]->s) == -1
       || parse_numbers (rd, r, f, w) == -1)
     return -1;
   return check_row (rd, r);
-}
-
-/* Reads one line; 0 at the end, -1 if it does not fit in 'line'. */
-static int
-read_line (FILE *fp, char *line, size_t len)
-{
-  size_t n;
-
-  if (!fgets (line, (int) len, fp))
-    return 0;
-  n = strlen (line);
-  if (n == len - 1 && line[n - 1] != '\n' && !feof (fp))
-    return -1;
-  return 1;
 }
 
 static int
@@ -532,11 +598,25 @@ check_ids (struct reader *rd, const struct trace_row *rows, long n)
  * whole trace.  trace_read below is the same reader into an array.
  */
 
+/* The longest line the reader takes, without its newline. */
+#define LINE_MAX_LEN 1022
+
+/* Lines are cut from a buffer of the file in place, found with memchr:
+ * fgets copies every line and walks it again for its length.
+ */
+#define READ_BUF (1 << 16)
+
 struct trace_reader {
   FILE *fp;
+  char buf[READ_BUF + 1];       /* + 1: the NUL after a last line that
+                                   has no newline */
+  size_t pos, len;              /* the unread bytes: buf[pos, len) */
+  bool eof;
   char *path;
   struct reader rd;
   int where[C_COUNT], ncols;
+  int map[C_COUNT];             /* where, a missing column at ncols: the
+                                   empty field put after the last */
   bool minimal;                 /* optional columns may be missing */
   uint64_t rows;                /* data rows read, for the default id */
   bool has_cut;                 /* the power cut's row was read */
@@ -544,22 +624,73 @@ struct trace_reader {
   struct trace_cut cut;
 };
 
+/* The unread bytes moved to the front, and the buffer filled up. */
+static void
+refill (struct trace_reader *t)
+{
+  size_t n = t->len - t->pos;
+
+  memmove (t->buf, t->buf + t->pos, n);
+  t->pos = 0;
+  t->len = n;
+  while (!t->eof && t->len < READ_BUF) {
+    size_t got = fread (t->buf + t->len, 1, READ_BUF - t->len, t->fp);
+    t->len += got;
+    if (got == 0)
+      t->eof = true;            /* the end, or an error: ferror tells */
+  }
+}
+
+/* The next line, NUL-terminated in place of its newline: 1 and *line,
+ * 0 at the end, -1 if it is longer than LINE_MAX_LEN.  A NUL byte in
+ * the line ends it, as it ended fgets's string before.
+ */
+static int
+read_line (struct trace_reader *t, char **line)
+{
+  char *start = t->buf + t->pos;
+  char *nl = memchr (start, '\n', t->len - t->pos);
+
+  if (!nl && !t->eof) {
+    refill (t);
+    start = t->buf;
+    nl = memchr (start, '\n', t->len);
+  }
+  if (nl)
+    t->pos = (size_t) (nl + 1 - t->buf);
+  else if (t->pos == t->len)
+    return 0;
+  else {
+    /* The last line has no newline, or a full buffer has none: then
+       the line is too long. */
+    nl = t->buf + t->len;
+    t->pos = t->len;
+  }
+  if (nl - start > LINE_MAX_LEN)
+    return -1;
+  *nl = '\0';
+  *line = start;
+  return 1;
+}
+
 static int
 read_header (struct trace_reader *t)
 {
-  char line[1024];
-  int got;
+  char *line;
+  int got, c;
 
   t->rd.line = 1;
-  got = read_line (t->fp, line, sizeof line);
+  got = read_line (t, &line);
   if (got == 0 && ferror (t->fp))
     return bad (&t->rd, "%s", strerror (errno));
   if (got == 0)
     return bad (&t->rd, "empty file, expected a header");
   if (got < 0)
-    return bad (&t->rd, "header longer than %zu bytes", sizeof line - 2);
+    return bad (&t->rd, "header longer than %d bytes", LINE_MAX_LEN);
   t->ncols = t->minimal ? map_minimal_header (&t->rd, line, t->where)
     : map_header (&t->rd, line, t->where);
+  for (c = 0; c < C_COUNT; c++)
+    t->map[c] = t->where[c] >= 0 ? t->where[c] : t->ncols;
   return t->ncols < 0 ? -1 : 0;
 }
 
@@ -608,22 +739,27 @@ trace_reader_open_minimal (const char *path, char *err, size_t errlen)
  * checks unchanged.
  */
 static void
-default_fields (struct trace_reader *t, char **in, char **out, char *id,
+default_fields (struct trace_reader *t, const struct field *in,
+                const struct field **out, struct field *id, char *idbuf,
                 size_t idlen)
 {
-  static char zero[] = "0", empty[] = "", ok[] = "ok";
+  static char zero_s[] = "0", ok_s[] = "ok";
+  static const struct field zero = { .s = zero_s, .v = 0, .num = true };
+  static const struct field empty = { .s = empty_field };
+  static const struct field ok = { .s = ok_s };
   int c;
 
-  snprintf (id, idlen, "%" PRIu64, t->rows);
+  snprintf (idbuf, idlen, "%" PRIu64, t->rows);
+  *id = (struct field) { .s = idbuf, .v = t->rows, .num = true };
   for (c = 0; c < C_COUNT; c++)
-    out[c] = t->where[c] >= 0 ? in[t->where[c]]
-      : c >= C_FIRST_OPTIONAL ? empty : zero;
+    out[c] = t->where[c] >= 0 ? &in[t->where[c]]
+      : c >= C_FIRST_OPTIONAL ? &empty : &zero;
   if (t->where[C_ID] < 0)
     out[C_ID] = id;
   if (t->where[C_LATE] < 0)
-    out[C_LATE] = empty;
+    out[C_LATE] = &empty;
   if (t->where[C_OUTCOME] < 0)
-    out[C_OUTCOME] = ok;
+    out[C_OUTCOME] = &ok;
   if (t->where[C_START] < 0)
     out[C_START] = out[C_ARRIVAL];
   if (t->where[C_DONE] < 0)
@@ -641,37 +777,39 @@ static const int identity[C_COUNT] = {
  * with the defaults.
  */
 static void
-gather_fields (struct trace_reader *t, char **fields, char **f, char *id,
+gather_fields (struct trace_reader *t, struct field *fields,
+               const struct field **f, struct field *id, char *idbuf,
                size_t idlen)
 {
-  static char empty[] = "";
   int c;
 
   if (t->minimal) {
-    default_fields (t, fields, f, id, idlen);
+    default_fields (t, fields, f, id, idbuf, idlen);
     return;
   }
+  fields[t->ncols] = (struct field) { .s = empty_field };
   for (c = 0; c < C_COUNT; c++)
-    f[c] = t->where[c] >= 0 ? fields[t->where[c]] : empty;
+    f[c] = &fields[t->map[c]];
 }
 
 /* A request's row leaves the power cut's columns empty. */
 static int
-check_no_cut_fields (struct reader *rd, char **f)
+check_no_cut_fields (struct reader *rd, const struct field *const *f)
 {
   int c;
 
   for (c = C_FIRST_OPTIONAL; c < C_COUNT; c++)
-    if (*f[c])
+    if (*f[c]->s)
       return bad (rd, "%s=%s on a %s row: only the power cut's row "
                   "(op=" TRACE_OP_POWERCUT ") has it",
-                  trace_col_names[col_of[c]], f[c], f[C_OP]);
+                  trace_col_names[col_of[c]], f[c]->s, f[C_OP]->s);
   return 0;
 }
 
 /* The cut's figures: whole numbers, in columns the header has. */
 static int
-parse_cut_counts (struct trace_reader *t, char **f, uint64_t *v)
+parse_cut_counts (struct trace_reader *t, const struct field *const *f,
+                  uint64_t *v)
 {
   int c;
 
@@ -683,7 +821,7 @@ parse_cut_counts (struct trace_reader *t, char **f, uint64_t *v)
                   "the header", name);
     if (parse_u64 (f[c], UINT64_MAX, &v[c - C_FIRST_OPTIONAL]) == -1)
       return bad (&t->rd, "op=" TRACE_OP_POWERCUT " with %s=%s: expected "
-                  "a whole number", name, f[c]);
+                  "a whole number", name, f[c]->s);
   }
   return 0;
 }
@@ -725,13 +863,13 @@ check_cut (struct trace_reader *t, const struct trace_row *r,
 }
 
 static int
-parse_cut (struct trace_reader *t, char **f)
+parse_cut (struct trace_reader *t, const struct field *const *f)
 {
   struct trace_row r;
   uint64_t v[C_COUNT - C_FIRST_OPTIONAL];
 
   memset (&r, 0, sizeof r);
-  if (parse_outcome (&t->rd, &r, f[C_OUTCOME]) == -1
+  if (parse_outcome (&t->rd, &r, f[C_OUTCOME]->s) == -1
       || parse_numbers (&t->rd, &r, f, identity) == -1
       || parse_cut_counts (t, f, v) == -1
       || check_cut (t, &r, v) == -1)
@@ -747,13 +885,17 @@ parse_cut (struct trace_reader *t, char **f)
 
 /* 1 and *row for a request's row, 0 for the power cut's, -1 and err. */
 static int
-parse_line (struct trace_reader *t, struct trace_row *row, char **fields)
+parse_line (struct trace_reader *t, struct trace_row *row,
+            struct field *fields)
 {
-  char *f[C_COUNT], id[24];
+  const struct field *f[C_COUNT];
+  struct field id;
+  char idbuf[24];
 
   t->rows++;
-  gather_fields (t, fields, f, id, sizeof id);
-  if (strcmp (f[C_OP], TRACE_OP_POWERCUT) == 0)
+  gather_fields (t, fields, f, &id, idbuf, sizeof idbuf);
+  if (f[C_OP]->s[0] == TRACE_OP_POWERCUT[0]
+      && strcmp (f[C_OP]->s, TRACE_OP_POWERCUT) == 0)
     return parse_cut (t, f);
   if (parse_row (&t->rd, row, f, identity) == -1
       || check_no_cut_fields (&t->rd, f) == -1)
@@ -767,15 +909,17 @@ int
 trace_reader_next (struct trace_reader *t, struct trace_row *row,
                    char *err, size_t errlen)
 {
-  char line[1024], *fields[MAX_COLS];
+  struct field fields[MAX_COLS + 1];      /* + 1: gather_fields' empty one */
+  char *line;
   int got, nf;
 
   t->rd.err = err;
   t->rd.errlen = errlen;
-  while (t->rd.line++, (got = read_line (t->fp, line, sizeof line)) != 0) {
+  while (t->rd.line++, (got = read_line (t, &line)) != 0) {
     if (got < 0)
-      return bad (&t->rd, "line longer than %zu bytes", sizeof line - 2);
-    if (line[strspn (line, "\r\n")] == '\0')
+      return bad (&t->rd, "line longer than %d bytes", LINE_MAX_LEN);
+    if ((line[0] == '\0' || line[0] == '\r')
+        && line[strspn (line, "\r\n")] == '\0')
       continue;                 /* a blank line, e.g. at the end */
     nf = split (line, fields);
     if (nf != t->ncols)

@@ -108,7 +108,7 @@ extern size_t trace_format_cut (char *buf, const struct trace_cut *);
 struct trace_row {
   uint64_t id;
   uint32_t conn;
-  char op[8];
+  const char *op;               /* the op's name (io_op_name's) */
   enum io_op io_op;             /* op, parsed */
   uint64_t offset, length;
   uint64_t arrival, start, done;
@@ -116,7 +116,7 @@ struct trace_row {
   int64_t late_ns;              /* -1 when empty (not delivered) */
   bool fua;
   uint32_t queue_len;
-  char outcome[12];
+  const char *outcome;          /* trace_outcome_names' */
   bool has_arrival;             /* the trace has arrival_ns (a minimal
                                    one may not: arrival is then 0) */
   bool has_done;                /* the trace has done_ns */
