@@ -54,11 +54,19 @@ struct hdd {
   void *media_opaque;
   uint64_t own_first, own_end;
 
-  struct hdd *scratch;          /* hdd_estimate runs in this copy */
-  bool estimating;              /* this is the scratch copy: what only
-                                   the state after the request needs
-                                   can be left undone */
+  struct hdd *scratch;          /* hdd_estimate runs in this copy;
+                                   NULL in the copy itself */
 };
+
+/* The scratch copy an estimate runs in: every drive has one, the copy
+ * none.  What only the state after a request needs can be left undone
+ * there.
+ */
+static inline bool
+is_scratch (const struct hdd *d)
+{
+  return d->scratch == NULL;
+}
 
 const char *
 io_op_name (enum io_op op)
@@ -607,7 +615,7 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   c->xfer_ns += done - end;
   /* The cost is known: what the segment keeps only changes the state
      an estimate throws away. */
-  if (d->p.cache != CACHE_OFF && n > 0 && !d->estimating) {
+  if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)) {
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
@@ -792,7 +800,7 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
 /* The estimate runs exactly the code of hdd_serve, on a copy of the
  * drive's state, so that it cannot drift from it; the copy only leaves
  * undone what comes after the cost is known and changes nothing but
- * the state it throws away (estimating).  The copy borrows the dirty
+ * the state it throws away (is_scratch).  The copy borrows the dirty
  * set, which the cache gives back as it was.
  */
 uint64_t
@@ -811,7 +819,6 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
   s->scratch = NULL;
   s->media_fn = NULL;
-  s->estimating = true;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
   cost = hdd_serve (s, r, t, out);

@@ -143,6 +143,22 @@ START_TEST (test_cut_line)
 }
 END_TEST
 
+/* A temporary trace (PATH, a mkstemp template) with the header and
+ * the row of T written, left open for more.
+ */
+static FILE *
+trace_file_started (char *path, const struct trace_record *t)
+{
+  char buf[TRACE_LINE_MAX];
+  int fd = mkstemp (path);
+  FILE *fp = fdopen (fd, "w");
+
+  ck_assert_ptr_nonnull (fp);
+  fwrite (buf, 1, trace_format_header (buf), fp);
+  fwrite (buf, 1, trace_format_line (buf, t), fp);
+  return fp;
+}
+
 /* A trace with a request, the cut and a request failed by it: the
  * reader gives the two requests as rows and the cut apart, with every
  * figure written.
@@ -158,12 +174,8 @@ START_TEST (test_reader_reads_the_cut)
   struct trace_row *rows;
   struct trace_cut got;
   char err[TRACE_ERRLEN];
-  int fd = mkstemp (path);
-  FILE *fp = fdopen (fd, "w");
+  FILE *fp = trace_file_started (path, &t);
 
-  ck_assert_ptr_nonnull (fp);
-  fwrite (buf, 1, trace_format_header (buf), fp);
-  fwrite (buf, 1, trace_format_line (buf, &t), fp);
   fwrite (buf, 1, trace_format_cut (buf, &c), fp);
   t.id = 43;
   t.late_ns = TRACE_LATE_NONE;
@@ -192,12 +204,8 @@ START_TEST (test_reader_reads_what_is_written)
   struct trace_record t = sample ();
   struct trace_row *rows;
   char err[TRACE_ERRLEN];
-  int fd = mkstemp (path);
-  FILE *fp = fdopen (fd, "w");
+  FILE *fp = trace_file_started (path, &t);
 
-  ck_assert_ptr_nonnull (fp);
-  fwrite (buf, 1, trace_format_header (buf), fp);
-  fwrite (buf, 1, trace_format_line (buf, &t), fp);
   t.id = 43;                    /* ids are unique in a trace */
   t.late_ns = TRACE_LATE_NONE;
   t.outcome = OUTCOME_ABORTED;
