@@ -53,11 +53,12 @@
 #include "../common/param.h"
 #include "../sched/engine.h"
 #include "../sched/setup.h"
+#include "../trace/reader.h"
+#include "../trace/trace_source.h"
+#include "../trace/writer.h"
 #include "lib/demerit.h"
-#include "lib/disksim_trace.h"
+#include "lib/disksim_replay.h"
 #include "lib/replay_summary.h"
-#include "lib/trace_csv.h"
-#include "lib/trace_source.h"
 
 #define DEFAULT_WINDOW 16384
 #define MAX_INFLIGHT (UINT32_C(1) << 20)

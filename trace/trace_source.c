@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/param.h"
-#include "disksim_trace.h"
-#include "trace_csv.h"
+#include "../common/param.h"
+#include "disksim_validate.h"
+#include "format.h"
 #include "trace_source_int.h"
 
 /* In the order detection tries them (any order would do: detection
