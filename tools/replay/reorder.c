@@ -6,34 +6,18 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "../../common/heap.h"
 #include "replay.h"
-
-/* Room for the whole window and the row read past it; -1 when out of
- * memory.
- */
-int
-reorder_init (struct replay *rp)
-{
-  rp->heap = malloc ((rp->window + 1) * sizeof *rp->heap);
-  rp->run = malloc ((rp->window + 1) * sizeof *rp->run);
-  return rp->heap && rp->run ? 0 : -1;
-}
-
-void
-reorder_free (struct replay *rp)
-{
-  rp->nheap = rp->nrun = 0;
-  free (rp->heap);
-  free (rp->run);
-}
 
 /* Arrival order; the plugin numbers requests as they arrive.  The
  * line last, so that the order is total (a mangled trace may repeat
  * an id): the heap and the run then release the same row.
  */
 static bool
-before (const struct slot *a, const struct slot *b)
+before (const void *x, const void *y)
 {
+  const struct slot *a = x, *b = y;
+
   if (a->req.arrival != b->req.arrival)
     return a->req.arrival < b->req.arrival;
   if (a->req.id != b->req.id)
@@ -41,38 +25,23 @@ before (const struct slot *a, const struct slot *b)
   return a->line < b->line;
 }
 
-static void
-heap_push (struct replay *rp, struct slot *s)
+/* Room for the whole window and the row read past it; -1 when out of
+ * memory.
+ */
+int
+reorder_init (struct replay *rp)
 {
-  size_t i = rp->nheap++;
-
-  while (i > 0 && before (s, rp->heap[(i - 1) / 2])) {
-    rp->heap[i] = rp->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  rp->heap[i] = s;
+  rp->run = malloc ((rp->window + 1) * sizeof *rp->run);
+  return rp->run && heap_init (&rp->heap, rp->window + 1, before) == 0
+    ? 0 : -1;
 }
 
-static struct slot *
-heap_pop (struct replay *rp)
+void
+reorder_free (struct replay *rp)
 {
-  struct slot *top = rp->heap[0], *last = rp->heap[--rp->nheap];
-  size_t i = 0, n = rp->nheap;
-
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n)
-      break;
-    if (c + 1 < n && before (rp->heap[c + 1], rp->heap[c]))
-      c++;
-    if (!before (rp->heap[c], last))
-      break;
-    rp->heap[i] = rp->heap[c];
-    i = c;
-  }
-  if (n > 0)
-    rp->heap[i] = last;
-  return top;
+  rp->nrun = 0;
+  heap_free (&rp->heap);
+  free (rp->run);
 }
 
 static struct slot **
@@ -92,13 +61,13 @@ reorder_hold (struct replay *rp, struct slot *s)
     rp->nrun++;
   }
   else
-    heap_push (rp, s);
+    heap_push (&rp->heap, s);
 }
 
 size_t
 reorder_held (const struct replay *rp)
 {
-  return rp->nheap + rp->nrun;
+  return heap_count (&rp->heap) + rp->nrun;
 }
 
 /* The first held row in arrival order: the run's first or the heap's
@@ -110,8 +79,9 @@ reorder_release (struct replay *rp)
   struct slot *s;
 
   if (rp->nrun == 0
-      || (rp->nheap > 0 && before (rp->heap[0], rp->run[rp->run_head])))
-    return heap_pop (rp);
+      || (heap_count (&rp->heap) > 0
+          && before (heap_top (&rp->heap), rp->run[rp->run_head])))
+    return heap_pop (&rp->heap);
   s = rp->run[rp->run_head];
   rp->run_head = (rp->run_head + 1) % (rp->window + 1);
   rp->nrun--;

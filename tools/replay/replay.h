@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../common/heap.h"
 #include "../../sched/engine.h"
 #include "../../sched/setup.h"
 
@@ -75,8 +76,7 @@ struct replay {
      others in a heap.  A trace in arrival order, as the replay's own
      input usually is, then costs no heap at all. */
   struct trace_reader *reader;
-  struct slot **heap;
-  size_t nheap;
+  struct heap heap;
   struct slot **run;
   size_t run_head, nrun;
   bool reader_done, released_any;
