@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../sched/engine.h"
-#include "../tools/lib/disksim_trace.h"
+#include "../tools/lib/disksim_replay.h"
 #include "fuzz.h"
 
 /* Enough requests to cover the loop; a longer input only repeats it. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../sched/engine.h"
-#include "../tools/lib/trace_csv.h"
+#include "../trace/reader.h"
 #include "fuzz.h"
 
 /* Enough rows to fill a queue and make a policy choose. */

@@ -1,5 +1,5 @@
 /* hddsim fuzzing: a trace of any format through a trace source
- * (tools/lib/trace_source.h), as hddsim-replay reads it: the checks
+ * (trace/trace_source.h), as hddsim-replay reads it: the checks
  * every accepted request must pass, then the first requests that fit
  * the smallest image replayed open loop through the engine
  * (profile=fixed).  Each fuzz-src-FORMAT.c harness is this with its
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../sched/engine.h"
-#include "../tools/lib/trace_csv.h"
-#include "../tools/lib/trace_source.h"
+#include "../trace/format.h"
+#include "../trace/trace_source.h"
 #include "fuzz.h"
 
 /* Enough requests to fill a queue and make the policy choose; the

@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 #include "../sched/req.h"
-#include "../tools/lib/trace_csv.h"
+#include "../trace/cut.h"
+#include "../trace/outcome.h"
 
 /* In .get_ready: open and check the output files (either path may be
  * NULL); -1 after an nbdkit_error naming the parameter.

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../tools/lib/trace_csv.h"
+#include "../trace/record.h"
 
 struct stats;
 

@@ -1,5 +1,5 @@
 /* hddsim: the per-request trace file (trace=FILE), one CSV line each
- * in the format of tools/lib/trace_csv.h.  Used by one thread at a
+ * in the format of trace/writer.h.  Used by one thread at a
  * time (the recorder's writer).
  */
 #ifndef HDDSIM_TRACE_H
@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../tools/lib/trace_csv.h"
+#include "../trace/writer.h"
 
 struct trace_file;
 

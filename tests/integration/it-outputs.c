@@ -25,7 +25,7 @@
 #include <libnbd.h>
 
 #include "../lib/server.h"
-#include "../../tools/lib/trace_csv.h"
+#include "../../trace/reader.h"
 #include "../unit/run-suite.h"
 
 #define IMAGE_BYTES (UINT64_C(1) << 20)

@@ -16,7 +16,7 @@
 #include "../lib/server.h"
 #include "../unit/run-suite.h"
 #include "../unit/test-units.h"
-#include "../../tools/lib/trace_csv.h"
+#include "../../trace/reader.h"
 
 #define IMAGE_BYTES (UINT64_C(64) << 20)
 

@@ -29,7 +29,7 @@
 #include "../lib/server.h"
 #include "../../sched/engine.h"
 #include "../../sched/setup.h"
-#include "../../tools/lib/trace_csv.h"
+#include "../../trace/reader.h"
 #include "../unit/run-suite.h"
 
 #define IMAGE_BYTES (UINT64_C(1) << 21)

@@ -1,5 +1,6 @@
-/* hddsim: unit tests of the DiskSim validate trace reader and its
- * closed-loop replay (tools/lib/disksim_trace.c).
+/* hddsim: unit tests of the DiskSim validate trace reader
+ * (trace/disksim_validate.c) and its closed-loop replay
+ * (tools/lib/disksim_replay.c).
  *
  * The replay runs on profile=fixed, where every request takes exactly
  * service=, so every arrival, start and completion is worked out by
@@ -17,7 +18,7 @@
 #include "test-units.h"
 
 #include "../../sched/setup.h"
-#include "../../tools/lib/disksim_trace.h"
+#include "../../tools/lib/disksim_replay.h"
 
 #define SIZE (UINT64_C(1) << 30)  /* 2097152 blocks */
 

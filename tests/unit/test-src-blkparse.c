@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the blkparse trace source
- * (tools/lib/src_blkparse.c).
+ * (trace/src_blkparse.c).
  *
  * The inputs are lines in blkparse's default output format (blkparse(1)
  * "DEFAULT OUTPUT": "%D %2c %8s %5T.%9t %5p %2a %3d" then "SECTOR +

@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the DiskSim ascii trace source
- * (tools/lib/src_disksim_ascii.c).
+ * (trace/src_disksim_ascii.c).
  *
  * DiskSim 4.0 manual, 4.1.1: "TIME DEVICE BLKNO BCOUNT FLAGS", time in
  * milliseconds, blocks of 512 bytes, flags in hex with bit 0 = read.

@@ -1,4 +1,4 @@
-/* hddsim: unit tests of the fio iolog trace source (tools/lib/src_fio.c).
+/* hddsim: unit tests of the fio iolog trace source (trace/src_fio.c).
  *
  * fio's HOWTO, "Trace file format": v2 lines are "FILENAME ACTION
  * [OFFSET LENGTH]", v3 lines start with a timestamp in microseconds

@@ -1,5 +1,5 @@
-/* hddsim: unit tests of the hddsim CSV trace source (tools/lib/
- * src_hddsim.c, trace_reader_open_minimal in trace_csv.c), and of what
+/* hddsim: unit tests of the hddsim CSV trace source (trace/
+ * src_hddsim.c, trace_reader_open_minimal in trace/reader.c), and of what
  * trace_source.c does for every format: detection, options.
  */
 

@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the SNIA / MSR Cambridge trace source
- * (tools/lib/src_msr.c).
+ * (trace/src_msr.c).
  *
  * The traces' README: Timestamp,Hostname,DiskNumber,Type,Offset,Size,
  * ResponseTime; Timestamp and ResponseTime in Windows filetime units

@@ -1,5 +1,5 @@
 /* hddsim tests: reading a tiny hand-made trace through a trace source
- * (tools/lib/trace_source.h), for the tests of each format.
+ * (trace/trace_source.h), for the tests of each format.
  */
 #ifndef HDDSIM_TEST_SRC_H
 #define HDDSIM_TEST_SRC_H
@@ -11,8 +11,8 @@
 
 #include <check.h>
 
-#include "../../tools/lib/trace_csv.h"
-#include "../../tools/lib/trace_source.h"
+#include "../../trace/format.h"
+#include "../../trace/trace_source.h"
 
 #define SRC_MAX_REQS 64
 

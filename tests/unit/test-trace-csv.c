@@ -1,4 +1,4 @@
-/* hddsim: unit tests of the trace reader (tools/lib/trace_csv.c).
+/* hddsim: unit tests of the trace reader (trace/reader.c).
  *
  * Each test writes a tiny hand-made trace and reads it back.  The
  * good rows are consistent by construction (arrival <= start <= done,
@@ -17,7 +17,7 @@
 
 #include "run-suite.h"
 
-#include "../../tools/lib/trace_csv.h"
+#include "../../trace/reader.h"
 
 #define HEADER "id,conn,op,offset,length,arrival_ns,start_ns,done_ns," \
   "seek_ns,rot_ns,xfer_ns,late_ns,fua,busy_ns,overhead_ns,seek_cyl," \

@@ -1,4 +1,4 @@
-/* hddsim: unit tests of the trace's line format (tools/lib/trace_csv.c).
+/* hddsim: unit tests of the trace's line format (trace/writer.c).
  *
  * The expected lines are written out by hand from the documented
  * column order (nbdkit-hddsim-plugin(1)), so a change to the bytes of
@@ -15,7 +15,8 @@
 
 #include "run-suite.h"
 
-#include "../../tools/lib/trace_csv.h"
+#include "../../trace/reader.h"
+#include "../../trace/writer.h"
 
 static const char header[] =
   "id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
@@ -122,7 +123,7 @@ START_TEST (test_undelivered_and_extremes)
 }
 END_TEST
 
-/* The power cut's row, as trace_csv.h spells it out: one instant in
+/* The power cut's row, as trace/cut.h spells it out: one instant in
  * the three times, no extent, costs 0, outcome powercut, and the four
  * figures last.
  */

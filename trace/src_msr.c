@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_csv.h"
+#include "format.h"
 #include "trace_source_int.h"
 
 #define HEADER "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"

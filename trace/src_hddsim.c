@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "trace_csv.h"
+#include "reader.h"
 #include "trace_source_int.h"
 
 static void *

@@ -6,7 +6,8 @@
  * Each gives the same struct src_req per request, checked the same way
  * (bounds on every number, an extent that does not wrap, arrival
  * times in order and at most TRACE_TIME_MAX).  DiskSim's validate
- * trace is not here: it is replayed closed-loop by disksim_trace.c.
+ * trace is not here: it is replayed closed-loop
+ * (tools/lib/disksim_replay.h).
  */
 #ifndef HDDSIM_TRACE_SOURCE_H
 #define HDDSIM_TRACE_SOURCE_H
@@ -15,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../model/hdd.h"
+#include "../model/hdd.h"
 
 #define SRC_DEVICE_MAX 48
 

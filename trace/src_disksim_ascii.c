@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_csv.h"
+#include "format.h"
 #include "trace_source_int.h"
 
 #define NS_PER_MS UINT64_C(1000000)

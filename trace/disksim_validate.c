@@ -1,5 +1,5 @@
-/* hddsim: DiskSim's validate trace format and its closed-loop replay
- * (see disksim_trace.h).
+/* hddsim: DiskSim's validate trace format, read (see
+ * disksim_validate.h).
  */
 
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/param.h"
-#include "disksim_trace.h"
+#include "../common/param.h"
+#include "disksim_validate.h"
 
 /* Longer lines are not a validate trace (the real ones are ~50
  * characters; DiskSim's reader stops at 200).
@@ -30,9 +30,9 @@ struct ds_trace {
   size_t cap;
 };
 
-static void __attribute__ ((format (printf, 4, 5)))
-line_error (const struct ds_trace *t, char *err, size_t errlen,
-            const char *fmt, ...)
+void
+ds_trace_error (const struct ds_trace *t, char *err, size_t errlen,
+                const char *fmt, ...)
 {
   va_list ap;
   int n = snprintf (err, errlen, "%s:%ld: ", t->path, t->line);
@@ -129,7 +129,7 @@ parse_fields (const struct ds_trace *t, char **f, struct ds_request *d,
   size_t i;
 
   if (strcmp (f[0], "R") != 0 && strcmp (f[0], "W") != 0) {
-    line_error (t, err, errlen, "'%s': expected R or W", f[0]);
+    ds_trace_error (t, err, errlen, "'%s': expected R or W", f[0]);
     return -1;
   }
   d->write = f[0][0] == 'W';
@@ -137,36 +137,38 @@ parse_fields (const struct ds_trace *t, char **f, struct ds_request *d,
     if (strcmp (f[1], actions[i]) == 0)
       break;
   if (i == sizeof actions / sizeof *actions) {
-    line_error (t, err, errlen, "'%s': expected Hit, Miss, Doub or Trip",
-                f[1]);
+    ds_trace_error (t, err, errlen, "'%s': expected Hit, Miss, Doub or "
+                    "Trip", f[1]);
     return -1;
   }
   snprintf (d->action, sizeof d->action, "%s", actions[i]);
   if (parse_count (f[2], INT64_MAX, &d->blkno) == -1) {
-    line_error (t, err, errlen, "blkno '%s': expected a block number", f[2]);
+    ds_trace_error (t, err, errlen, "blkno '%s': expected a block number",
+                    f[2]);
     return -1;
   }
   if (parse_count (f[3], INT_MAX, &v) == -1 || v == 0) {
-    line_error (t, err, errlen, "bcount '%s': expected a block count of "
-                "1 to %d", f[3], INT_MAX);
+    ds_trace_error (t, err, errlen, "bcount '%s': expected a block count "
+                    "of 1 to %d", f[3], INT_MAX);
     return -1;
   }
   d->bcount = (uint32_t) v;
   if (d->blkno > t->size / DS_BLOCK
       || d->bcount > t->size / DS_BLOCK - d->blkno) {
-    line_error (t, err, errlen, "blocks %" PRIu64 "+%" PRIu32 " end beyond "
-                "size=%" PRIu64 " (%" PRIu64 " blocks of %u bytes)",
-                d->blkno, d->bcount, t->size, t->size / DS_BLOCK, DS_BLOCK);
+    ds_trace_error (t, err, errlen, "blocks %" PRIu64 "+%" PRIu32 " end "
+                    "beyond size=%" PRIu64 " (%" PRIu64 " blocks of %u "
+                    "bytes)", d->blkno, d->bcount, t->size,
+                    t->size / DS_BLOCK, DS_BLOCK);
     return -1;
   }
   if (parse_us (f[4], &d->servtime_us) == -1) {
-    line_error (t, err, errlen, "servtime '%s': expected microseconds, "
-                "0 to %g", f[4], MAX_US);
+    ds_trace_error (t, err, errlen, "servtime '%s': expected "
+                    "microseconds, 0 to %g", f[4], MAX_US);
     return -1;
   }
   if (parse_us (f[5], &inter) == -1) {
-    line_error (t, err, errlen, "nextinter '%s': expected microseconds, "
-                "0 to %g", f[5], MAX_US);
+    ds_trace_error (t, err, errlen, "nextinter '%s': expected "
+                    "microseconds, 0 to %g", f[5], MAX_US);
     return -1;
   }
   d->nextinter_ns = (uint64_t) llround (inter * 1000.0);
@@ -193,16 +195,17 @@ ds_trace_next (struct ds_trace *t, struct ds_request *d, char *err,
   }
   t->line++;
   if (len > MAX_LINE) {
-    line_error (t, err, errlen, "line longer than %d characters", MAX_LINE);
+    ds_trace_error (t, err, errlen, "line longer than %d characters",
+                    MAX_LINE);
     return -1;
   }
   t->buf[strcspn (t->buf, "\r\n")] = '\0';
   n = split_fields (t->buf, f, 6);
   if (n != 6) {
-    line_error (t, err, errlen, "%s: expected 6 fields (R|W Hit|Miss blkno "
-                "bcount servtime_us nextinter_us)",
-                n == 0 ? "empty line" : n > 6 ? "too many fields"
-                : "too few fields");
+    ds_trace_error (t, err, errlen, "%s: expected 6 fields (R|W Hit|Miss "
+                    "blkno bcount servtime_us nextinter_us)",
+                    n == 0 ? "empty line" : n > 6 ? "too many fields"
+                    : "too few fields");
     return -1;
   }
   memset (d, 0, sizeof *d);
@@ -210,60 +213,4 @@ ds_trace_next (struct ds_trace *t, struct ds_request *d, char *err,
   if (parse_fields (t, f, d, err, errlen) == -1)
     return -1;
   return 1;
-}
-
-/* Run the engine until r has completed; -1 if it can never complete. */
-static int
-run_until_done (struct engine *e, const struct req *r)
-{
-  while (r->state != REQ_DONE) {
-    uint64_t t = engine_next_event (e);
-
-    if (t == ENGINE_NEVER)
-      return -1;
-    engine_advance (e, t);
-  }
-  return 0;
-}
-
-long
-ds_replay (struct ds_trace *t, struct engine *e, ds_done_fn done,
-           void *opaque, char *err, size_t errlen)
-{
-  struct ds_request d;
-  struct req r;
-  uint64_t arrival = 0;
-  long n = 0;
-  int rc;
-
-  while ((rc = ds_trace_next (t, &d, err, errlen)) == 1) {
-    memset (&r, 0, sizeof r);
-    r.id = (uint64_t) n;
-    r.io = (struct io) { .op = d.write ? IO_WRITE : IO_READ,
-                         .offset = d.blkno * DS_BLOCK,
-                         .length = (uint64_t) d.bcount * DS_BLOCK };
-    /* The drive works in the background until the request arrives. */
-    if (engine_arrive (e, &r, arrival) == -1) {
-      line_error (t, err, errlen, "no memory for the request's commands "
-                  "(max-transfer=)");
-      return -1;
-    }
-    if (run_until_done (e, &r) == -1) {
-      line_error (t, err, errlen, "the request never completes (the "
-                  "policy holds it with nothing else to wait for)");
-      return -1;
-    }
-    if (done && done (&r, &d, opaque) == -1) {
-      line_error (t, err, errlen, "cannot record the request");
-      return -1;
-    }
-    if (d.nextinter_ns > UINT64_MAX - 1 - r.done) {
-      line_error (t, err, errlen, "the next arrival overflows 64-bit "
-                  "nanoseconds");
-      return -1;
-    }
-    arrival = r.done + d.nextinter_ns;
-    n++;
-  }
-  return rc == 0 ? n : -1;
 }

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/param.h"
-#include "disksim_trace.h"
-#include "trace_csv.h"
+#include "../common/heap.h"
+#include "../common/param.h"
+#include "disksim_validate.h"
+#include "format.h"
 #include "trace_source_int.h"
 
 /* In the order detection tries them (any order would do: detection
@@ -54,9 +55,15 @@ struct trace_source {
   uint64_t other_requests;      /* past TRACE_SOURCE_DEVICES_MAX */
   uint64_t first_stamp, last_stamp;
   unsigned long last_line;
-  /* The window: a min-heap by (stamp, seq) of requests read, not given */
-  struct held { struct src_req r; uint64_t stamp, seq; } *heap;
-  size_t nheap, window;
+  /* The window: requests read, not given, in a heap by (stamp, seq);
+     window + 1 of them in pool, those not in the heap on a free list */
+  struct held {
+    struct src_req r;
+    uint64_t stamp, seq;
+    struct held *next_free;
+  } *pool, *free_held;
+  struct heap heap;
+  size_t window;
   uint64_t seq;
   bool at_end;
 };
@@ -234,6 +241,31 @@ format_named (const char *name)
   return NULL;
 }
 
+/* Time order, ties in file order: the order is total. */
+static bool
+earlier (const void *x, const void *y)
+{
+  const struct held *a = x, *b = y;
+
+  return a->stamp < b->stamp || (a->stamp == b->stamp && a->seq < b->seq);
+}
+
+/* Room for the window and the request read past it, all free. */
+static int
+hold_window (struct trace_source *s)
+{
+  size_t i;
+
+  s->pool = malloc ((s->window + 1) * sizeof *s->pool);
+  if (!s->pool || heap_init (&s->heap, s->window + 1, earlier) == -1)
+    return -1;
+  for (i = s->window + 1; i-- > 0; ) {
+    s->pool[i].next_free = s->free_held;
+    s->free_held = &s->pool[i];
+  }
+  return 0;
+}
+
 static struct trace_source *
 open_as (const struct src_format *fmt, const char *path,
          const struct trace_source_opts *opts, char *err, size_t errlen)
@@ -258,8 +290,7 @@ open_as (const struct src_format *fmt, const char *path,
   s->first = true;
   s->all_devices = opts->all_devices && !opts->device;
   s->window = opts->window ? opts->window : TRACE_SOURCE_WINDOW;
-  s->heap = malloc ((s->window + 1) * sizeof *s->heap);
-  if (!s->heap) {
+  if (hold_window (s) == -1) {
     snprintf (err, errlen, "%s: out of memory for a window of %zu "
               "requests", path, s->window);
     trace_source_close (s);
@@ -576,81 +607,36 @@ read_request (struct trace_source *s, struct src_req *r, uint64_t *stamp,
   }
 }
 
-static bool
-earlier (const struct held *a, const struct held *b)
-{
-  return a->stamp < b->stamp || (a->stamp == b->stamp && a->seq < b->seq);
-}
-
-static void
-swap (struct held *a, struct held *b)
-{
-  struct held t = *a;
-
-  *a = *b;
-  *b = t;
-}
-
-static void
-heap_push (struct trace_source *s, const struct held *h)
-{
-  size_t i = s->nheap++;
-
-  s->heap[i] = *h;
-  while (i > 0 && earlier (&s->heap[i], &s->heap[(i - 1) / 2])) {
-    swap (&s->heap[i], &s->heap[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-}
-
-static void
-heap_pop (struct trace_source *s, struct held *h)
-{
-  size_t i = 0;
-
-  *h = s->heap[0];
-  s->heap[0] = s->heap[--s->nheap];
-  for (;;) {
-    size_t l = 2 * i + 1, m = i;
-
-    if (l < s->nheap && earlier (&s->heap[l], &s->heap[m]))
-      m = l;
-    if (l + 1 < s->nheap && earlier (&s->heap[l + 1], &s->heap[m]))
-      m = l + 1;
-    if (m == i)
-      return;
-    swap (&s->heap[i], &s->heap[m]);
-    i = m;
-  }
-}
-
 /* Read until the window is full or the trace ends.  A request earlier
  * than one already given cannot be put in order any more.
  */
 static int
 fill (struct trace_source *s, char *err, size_t errlen)
 {
-  struct held h;
+  struct held *h;
   int got;
 
-  while (!s->at_end && s->nheap <= s->window) {
-    got = read_request (s, &h.r, &h.stamp, err, errlen);
+  /* At most window held: one of the window + 1 is free. */
+  while (!s->at_end && heap_count (&s->heap) <= s->window) {
+    h = s->free_held;
+    got = read_request (s, &h->r, &h->stamp, err, errlen);
     if (got < 0)
       return -1;
     if (got == 0) {
       s->at_end = true;
       break;
     }
-    if (!s->first && h.stamp < s->last_stamp)
-      return bad_at (err, errlen, s->path, h.r.line, "time %" PRIu64
+    if (!s->first && h->stamp < s->last_stamp)
+      return bad_at (err, errlen, s->path, h->r.line, "time %" PRIu64
                      " (in the trace's unit, %" PRIu64 " ns) is earlier "
                      "than line %lu's %" PRIu64 ", given already: the "
                      "trace is out of time order by more than the window "
-                     "of %zu requests (--window)", h.stamp,
+                     "of %zu requests (--window)", h->stamp,
                      s->fmt->ns_per_stamp, s->last_line, s->last_stamp,
                      s->window);
-    h.seq = s->seq++;
-    heap_push (s, &h);
+    h->seq = s->seq++;
+    s->free_held = h->next_free;
+    heap_push (&s->heap, h);
   }
   return 0;
 }
@@ -680,15 +666,17 @@ int
 trace_source_next (struct trace_source *s, struct src_req *r, char *err,
                    size_t errlen)
 {
-  struct held h;
+  struct held *h;
 
   if (fill (s, err, errlen) == -1)
     return -1;
-  if (s->nheap == 0)
+  if (heap_count (&s->heap) == 0)
     return 0;
-  heap_pop (s, &h);
-  *r = h.r;
-  return set_arrival (s, r, h.stamp, err, errlen) == -1 ? -1 : 1;
+  h = heap_pop (&s->heap);
+  *r = h->r;
+  h->next_free = s->free_held;
+  s->free_held = h;
+  return set_arrival (s, r, h->stamp, err, errlen) == -1 ? -1 : 1;
 }
 
 size_t
@@ -714,7 +702,8 @@ trace_source_close (struct trace_source *s)
     return;
   if (s->state)
     s->fmt->close (s->state);
-  free (s->heap);
+  heap_free (&s->heap);
+  free (s->pool);
   free (s->device);
   free (s->path);
   free (s);

@@ -1,4 +1,4 @@
-/* hddsim: DiskSim's "validate" trace format, and its closed-loop replay.
+/* hddsim: DiskSim's "validate" trace format, read.
  *
  * One request a line, six fields separated by blanks:
  *
@@ -10,16 +10,15 @@
  * second field says what the real drive's buffer did (a hit, a miss, a
  * double or triple disconnect); DiskSim only counts it, and so does
  * nothing here.  This is the layout DiskSim 4.0's validate trace
- * reader scans ("%c %s %lld %d %lf %lf").
+ * reader scans ("%c %s %lld %d %lf %lf").  The replay runs it closed
+ * loop (tools/lib/disksim_replay.h).
  */
-#ifndef HDDSIM_DISKSIM_TRACE_H
-#define HDDSIM_DISKSIM_TRACE_H
+#ifndef HDDSIM_TRACE_DISKSIM_VALIDATE_H
+#define HDDSIM_TRACE_DISKSIM_VALIDATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "../../sched/engine.h"
 
 #define DS_BLOCK 512u
 #define DS_ERRLEN 512
@@ -48,19 +47,9 @@ extern int ds_trace_next (struct ds_trace *, struct ds_request *,
                           char *err, size_t errlen);
 extern void ds_trace_close (struct ds_trace *);
 
-/* Called once a request has completed; r->arrival, r->start, r->done
- * and r->cost are the modeled ones.
- */
-typedef int (*ds_done_fn) (const struct req *r, const struct ds_request *d,
-                           void *opaque);
+/* "PATH:LINE: what" into err, for the line last read. */
+extern void ds_trace_error (const struct ds_trace *, char *err,
+                            size_t errlen, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 
-/* Replay the trace closed-loop, as DiskSim's validate mode does: one
- * request outstanding; the first arrives at 0, request i+1 at request
- * i's modeled completion plus nextinter of line i.  Request ids are
- * 0, 1, 2, ... in trace order.  Returns the number of requests, or -1
- * and err on a trace error, a time overflow or a callback's -1.
- */
-extern long ds_replay (struct ds_trace *, struct engine *, ds_done_fn done,
-                       void *opaque, char *err, size_t errlen);
-
-#endif /* HDDSIM_DISKSIM_TRACE_H */
+#endif /* HDDSIM_TRACE_DISKSIM_VALIDATE_H */

@@ -1,0 +1,29 @@
+/* hddsim: the power cut's row of a trace (powercut=). */
+#ifndef HDDSIM_TRACE_CUT_H
+#define HDDSIM_TRACE_CUT_H
+
+#include <stdint.h>
+
+/* The power cut's row (powercut=): not a request, but the instant the
+ * power failed, with what the cut took and what had been made durable
+ * by then (the stats' "powercut" object without "failed", which grows
+ * as the requests the cut failed retire).  It reads:
+ *   ID,0,powercut,0,0,T,T,T,0,0,0,,0,0,0,0,0,0,powercut,0,E,B,F,U
+ * with arrival_ns = start_ns = done_ns = T, the modeled time of the
+ * cut, and E, B, F, U in lost_extents, lost_bytes, flushes_done and
+ * fua_writes_done.  Its id is the next request id: the number of
+ * requests that had arrived by the cut (none gets an id after it).
+ */
+#define TRACE_OP_POWERCUT "powercut"
+
+struct trace_cut {
+  uint64_t id;
+  uint64_t t_ns;
+  uint64_t lost_extents;        /* runs of sectors put back to what the
+                                   media held */
+  uint64_t lost_bytes;
+  uint64_t flushes_done;        /* completed by t_ns */
+  uint64_t fua_writes_done;
+};
+
+#endif /* HDDSIM_TRACE_CUT_H */
