@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# common.sh: what the vm-scripts say and check the same way: messages,
+# argument checks, background processes' pids and command lines, time
+# differences.  Sourced by run, crash, demo and smoke-test; needs PROG,
+# the script's name, which prefixes its messages.
+
+# die MSG...: says "PROG: error: MSG" on stderr and exits 1
+die() { echo "$PROG: error: $*" >&2; exit 1; }
+
+# log MSG...: says "PROG: MSG" on stderr
+log() { echo "$PROG: $*" >&2; }
+
+# in_list WORD LIST: true if WORD is one of the space-separated LIST
+in_list() { local x; for x in $2; do [ "$x" = "$1" ] && return 0; done; return 1; }
+
+# need_arg OPTION N: dies unless OPTION, with N words left on the command
+# line (itself included), has its argument
+need_arg() { [ "$2" -ge 2 ] || die "$1 needs an argument"; }
+
+# running PID: true while the process PID runs (false for an empty PID)
+running() { kill -0 "$1" 2>/dev/null; }
+
+# await_exit PID TENTHS: waits up to TENTHS tenths of a second for PID to
+# exit; true if it has
+await_exit() {
+    local _
+    for _ in $(seq 1 "$2"); do
+        running "$1" || return 0
+        sleep 0.1
+    done
+    ! running "$1"
+}
+
+# save_command FILE WORD...: the command WORD..., shell-quoted, as one
+# line in FILE (run's and crash's nbdkit.cmd, qemu.cmd)
+save_command() {
+    local file=$1
+    shift
+    printf '%q ' "$@" > "$file"
+    echo >> "$file"
+}
+
+# seconds_between T0 T1 FORMAT: T1 - T0, two `date +%s.%N` times,
+# printed with the printf FORMAT (e.g. %.2f)
+seconds_between() { awk -v t0="$1" -v t1="$2" -v f="$3" 'BEGIN { printf f, t1 - t0 }'; }
