@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "value.h"
+
 enum param_type {
   PARAM_DURATION,    /* uint64_t ns; accepts ns, us, ms, s suffixes */
   PARAM_SIZE,        /* uint64_t bytes; accepts k, K, M, G, T (binary) */
@@ -53,15 +55,5 @@ extern void param_print_help (const struct param_desc *table, FILE *fp);
 extern void param_print_values (const struct param_desc *table,
                                 const void *obj, const char *prefix,
                                 FILE *fp);
-
-/* Parsers, exposed for the few parameters that are not in a table.
- * All return 0 on success, -1 on a malformed or out-of-range string.
- */
-extern int parse_duration (const char *s, uint64_t *ns);
-extern int parse_size (const char *s, uint64_t *bytes);
-extern int parse_uint (const char *s, uint64_t *v);
-
-/* Format a duration compactly ("8.5ms", "125ms", "250us") into buf. */
-extern const char *format_duration (uint64_t ns, char *buf, size_t len);
 
 #endif /* HDDSIM_PARAM_H */

@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "param.h"
 #include "param_table.h"
@@ -45,30 +44,19 @@ parse_enum (const struct pt_def *d, const char *value, uint64_t *v,
   return -1;
 }
 
-/* The words nbdkit_parse_bool takes, whose own message would not name
- * the parameter.
- */
 static int
-parse_bool (const struct pt_def *d, const char *value, uint64_t *v,
-            char *err, size_t errlen)
+parse_bool_value (const struct pt_def *d, const char *value, uint64_t *v,
+                  char *err, size_t errlen)
 {
-  static const char *const yes[] = { "1", "true", "on", "yes", NULL };
-  static const char *const no[] = { "0", "false", "off", "no", NULL };
-  size_t i;
+  bool b;
 
-  for (i = 0; yes[i]; i++)
-    if (strcasecmp (value, yes[i]) == 0) {
-      *v = 1;
-      return 0;
-    }
-  for (i = 0; no[i]; i++)
-    if (strcasecmp (value, no[i]) == 0) {
-      *v = 0;
-      return 0;
-    }
-  snprintf (err, errlen, "%s=%s: expected true or false (or on/off, "
-            "yes/no, 1/0)", d->key, value);
-  return -1;
+  if (parse_bool (value, &b) == -1) {
+    snprintf (err, errlen, "%s=%s: expected true or false (or on/off, "
+              "yes/no, 1/0)", d->key, value);
+    return -1;
+  }
+  *v = b;
+  return 0;
 }
 
 static const char *
@@ -116,7 +104,7 @@ pt_parse (const struct pt_def *d, const char *value, uint64_t *v,
 {
   switch (d->type) {
   case PT_ENUM: return parse_enum (d, value, v, err, errlen);
-  case PT_BOOL: return parse_bool (d, value, v, err, errlen);
+  case PT_BOOL: return parse_bool_value (d, value, v, err, errlen);
   case PT_STRING:
     snprintf (err, errlen, "%s: a string, not a number", d->key);
     return -1;
@@ -202,24 +190,6 @@ pt_free (const struct pt_def *table, void *obj)
       free (*s);
       *s = NULL;
     }
-}
-
-/* Sizes in the largest binary unit that divides them: 16M, 64K. */
-static const char *
-format_size (uint64_t v, char *buf, size_t len)
-{
-  static const char units[] = "KMGTP";
-  int u = -1;
-
-  while (v != 0 && v % 1024 == 0 && u < 4) {
-    v /= 1024;
-    u++;
-  }
-  if (u < 0)
-    snprintf (buf, len, "%" PRIu64, v);
-  else
-    snprintf (buf, len, "%" PRIu64 "%c", v, units[u]);
-  return buf;
 }
 
 const char *

@@ -7,7 +7,7 @@
  * --dump-plugin all come from that table, so that a tunable is
  * described in one place and its default printed from the value the
  * code uses.  The value parsers themselves (durations, sizes) are
- * param.h's.
+ * value.h's.
  */
 #ifndef HDDSIM_PARAM_TABLE_H
 #define HDDSIM_PARAM_TABLE_H
