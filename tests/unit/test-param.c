@@ -127,11 +127,14 @@ struct rated {
 
 static const char *const modes[] = { "wb", "wt", "off", NULL };
 
+/* A drive-style table (model/hdd_params.c's). */
 static const struct param_desc table[] = {
-  { "rate", PARAM_RATE, offsetof (struct rated, rate), 1, UINT64_MAX, NULL,
-    "a rate" },
-  { "mode", PARAM_ENUM, offsetof (struct rated, mode), 0, 0, modes, "a mode" },
-  { NULL },
+  { .key = "rate", .type = PARAM_RATE, .offset = offsetof (struct rated, rate),
+    .min = 1, .max = UINT64_MAX, .help = "a rate",
+    .style = PARAM_STYLE_PROFILE },
+  { .key = "mode", .type = PARAM_ENUM, .offset = offsetof (struct rated, mode),
+    .choices = modes, .help = "a mode", .style = PARAM_STYLE_PROFILE },
+  { .key = NULL },
 };
 
 START_TEST (test_rates_enums_ranges)
