@@ -296,6 +296,35 @@ START_TEST (test_help_and_defaults)
 }
 END_TEST
 
+/* Every value as a profile is listed: a string only once set. */
+START_TEST (test_values_listed)
+{
+  struct sample s;
+  char err[PARAM_ERRLEN];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *fp;
+  int set_name;
+
+  param_defaults (sample_params, &s);
+  for (set_name = 0; set_name < 2; set_name++) {
+    if (set_name)
+      ck_assert_int_eq (set (&s, "name", "a.img", err), 0);
+    fp = open_memstream (&text, &len);
+    ck_assert_ptr_nonnull (fp);
+    param_print_values (sample_params, &s, fp);
+    fclose (fp);
+    ck_assert_str_eq (text, set_name
+                      ? "n=3\nt=250us\nsize=16M\nmode=auto\non=true\n"
+                        "name=a.img\n"
+                      : "n=3\nt=250us\nsize=16M\nmode=auto\non=true\n");
+    free (text);
+    text = NULL;
+  }
+  param_free (sample_params, &s);
+}
+END_TEST
+
 /* ---- each style's words, exactly as users have been shown them ---- */
 
 struct drive {
@@ -514,6 +543,7 @@ main (void)
   tcase_add_test (tc, test_types);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_help_and_defaults);
+  tcase_add_test (tc, test_values_listed);
   tcase_add_test (tc, test_words);
   tcase_add_test (tc, test_profile_listing);
   tcase_add_test (tc, test_tunable_listing);
