@@ -33,65 +33,72 @@ static const char *const ra_until_names[] = {
   "size", "track", "cylinder", "next-track", NULL
 };
 
+/* A drive key: its value comes from the profile, so it has no default
+ * of its own, and it keeps the drive's words (PARAM_STYLE_PROFILE).
+ */
+#define KEY(k, t, off, lo, hi, names, text)                              \
+  { .key = (k), .type = (t), .offset = (off), .min = (lo), .max = (hi),  \
+    .choices = (names), .help = (text), .style = PARAM_STYLE_PROFILE }
+
 static const struct param_desc hdd_param_table[] = {
-  { "service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
-    "fixed service time of every request (implies profile=fixed)" },
-  { "capacity", PARAM_SIZE, FIELD(capacity), 1 << 20, UINT64_C(1) << 56, NULL,
-    "drive capacity in bytes (LBAs x 512)" },
-  { "rpm", PARAM_UINT, FIELD(rpm), 1000, 30000, NULL,
-    "spindle speed, revolutions per minute" },
-  { "surfaces", PARAM_UINT, FIELD(surfaces), 1, 64, NULL,
-    "recording surfaces (heads)" },
-  { "zones", PARAM_UINT, FIELD(zones), 1, ZONES_MAX, NULL,
-    "recording zones (zoned bit recording)" },
-  { "sectors-outer", PARAM_UINT, FIELD(spt_outer), 1, 1000000, NULL,
-    "512-byte sectors per track in the outermost zone" },
-  { "sectors-inner", PARAM_UINT, FIELD(spt_inner), 1, 1000000, NULL,
-    "512-byte sectors per track in the innermost zone" },
-  { "track-skew", PARAM_DURATION, FIELD(track_skew), 0, SEC, NULL,
-    "track skew as time (0 = head-switch)" },
-  { "cyl-skew", PARAM_DURATION, FIELD(cyl_skew), 0, SEC, NULL,
-    "cylinder skew as time (0 = seek-track + write-settle)" },
-  { "layout", PARAM_ENUM, FIELD(layout), 0, 0, layout_names,
-    "LBA layout: cylinder (surfaces of a cylinder in turn), serpentine, "
-    "alternate(-disk) (odd cylinders of a zone (disk) last surface first; "
-    "zone-table= only)" },
+  KEY ("service", PARAM_DURATION, FIELD(service), 0, HOUR, NULL,
+       "fixed service time of every request (implies profile=fixed)"),
+  KEY ("capacity", PARAM_SIZE, FIELD(capacity), 1 << 20, UINT64_C(1) << 56,
+       NULL, "drive capacity in bytes (LBAs x 512)"),
+  KEY ("rpm", PARAM_UINT, FIELD(rpm), 1000, 30000, NULL,
+       "spindle speed, revolutions per minute"),
+  KEY ("surfaces", PARAM_UINT, FIELD(surfaces), 1, 64, NULL,
+       "recording surfaces (heads)"),
+  KEY ("zones", PARAM_UINT, FIELD(zones), 1, ZONES_MAX, NULL,
+       "recording zones (zoned bit recording)"),
+  KEY ("sectors-outer", PARAM_UINT, FIELD(spt_outer), 1, 1000000, NULL,
+       "512-byte sectors per track in the outermost zone"),
+  KEY ("sectors-inner", PARAM_UINT, FIELD(spt_inner), 1, 1000000, NULL,
+       "512-byte sectors per track in the innermost zone"),
+  KEY ("track-skew", PARAM_DURATION, FIELD(track_skew), 0, SEC, NULL,
+       "track skew as time (0 = head-switch)"),
+  KEY ("cyl-skew", PARAM_DURATION, FIELD(cyl_skew), 0, SEC, NULL,
+       "cylinder skew as time (0 = seek-track + write-settle)"),
+  KEY ("layout", PARAM_ENUM, FIELD(layout), 0, 0, layout_names,
+       "LBA layout: cylinder (surfaces of a cylinder in turn), serpentine, "
+       "alternate(-disk) (odd cylinders of a zone (disk) last surface first; "
+       "zone-table= only)"),
   /* ---- explicit layout (with zone-table=, slips=, defects=) ---- */
-  { "sparing", PARAM_ENUM, FIELD(sparing), 0, 0, sparing_names,
-    "zone-table= spare sectors per: none, tracks (whole tracks at a zone's "
-    "end), cylinder, track, cylinder-slip, cylinder-front, "
-    "cylinder-front-slip, disk-end, range, zone, zone-slip (-slip: a slip "
-    "moves the rest of the zone)" },
-  { "sparing-range", PARAM_UINT, FIELD(sparing_range), 1, 1000000, NULL,
-    "cylinders per sparing unit with sparing=range" },
-  { "placement", PARAM_ENUM, FIELD(placement), 0, 0, placement_names,
-    "smaller image: start of the drive, or spread over the full stroke" },
-  { "seek-track", PARAM_DURATION, FIELD(seek_track), 1, SEEK_MAX_NS, NULL,
-    "one-cylinder seek" },
-  { "seek-avg", PARAM_DURATION, FIELD(seek_avg), 1, SEEK_MAX_NS, NULL,
-    "mean seek between uniformly random LBAs (spec-sheet average)" },
-  { "seek-full", PARAM_DURATION, FIELD(seek_full), 1, SEEK_MAX_NS, NULL,
-    "full-stroke seek" },
-  { "write-settle", PARAM_DURATION, FIELD(write_settle), 0, SEC, NULL,
-    "extra settling before writing after a seek" },
-  { "head-switch", PARAM_DURATION, FIELD(head_switch), 0, SEC, NULL,
-    "switching to another surface of the same cylinder" },
+  KEY ("sparing", PARAM_ENUM, FIELD(sparing), 0, 0, sparing_names,
+       "zone-table= spare sectors per: none, tracks (whole tracks at a zone's "
+       "end), cylinder, track, cylinder-slip, cylinder-front, "
+       "cylinder-front-slip, disk-end, range, zone, zone-slip (-slip: a slip "
+       "moves the rest of the zone)"),
+  KEY ("sparing-range", PARAM_UINT, FIELD(sparing_range), 1, 1000000, NULL,
+       "cylinders per sparing unit with sparing=range"),
+  KEY ("placement", PARAM_ENUM, FIELD(placement), 0, 0, placement_names,
+       "smaller image: start of the drive, or spread over the full stroke"),
+  KEY ("seek-track", PARAM_DURATION, FIELD(seek_track), 1, SEEK_MAX_NS, NULL,
+       "one-cylinder seek"),
+  KEY ("seek-avg", PARAM_DURATION, FIELD(seek_avg), 1, SEEK_MAX_NS, NULL,
+       "mean seek between uniformly random LBAs (spec-sheet average)"),
+  KEY ("seek-full", PARAM_DURATION, FIELD(seek_full), 1, SEEK_MAX_NS, NULL,
+       "full-stroke seek"),
+  KEY ("write-settle", PARAM_DURATION, FIELD(write_settle), 0, SEC, NULL,
+       "extra settling before writing after a seek"),
+  KEY ("head-switch", PARAM_DURATION, FIELD(head_switch), 0, SEC, NULL,
+       "switching to another surface of the same cylinder"),
   /* ---- seek/settle rules (DiskSim import; seek.c) ---- */
-  { "position-rule", PARAM_ENUM, FIELD(position_rule), 0, 0, position_names,
-    "hddsim: seek, else head switch; write-settle after a seek | "
-    "disksim: longer of seek and head switch, write settle after either" },
-  { "write-settle-neg", PARAM_DURATION, FIELD(write_settle_neg), 0, SEC,
-    NULL, "a negative write settle: writes position this much faster "
-    "(needs position-rule=disksim)" },
-  { "iface-rate", PARAM_RATE, FIELD(iface_rate), 1000, UINT64_C(1) << 40,
-    NULL, "interface transfer rate (e.g. 100M for ATA-100)" },
-  { "overhead", PARAM_DURATION, FIELD(overhead), 0, SEC, NULL,
-    "command processing time of every request" },
+  KEY ("position-rule", PARAM_ENUM, FIELD(position_rule), 0, 0, position_names,
+       "hddsim: seek, else head switch; write-settle after a seek | "
+       "disksim: longer of seek and head switch, write settle after either"),
+  KEY ("write-settle-neg", PARAM_DURATION, FIELD(write_settle_neg), 0, SEC,
+       NULL, "a negative write settle: writes position this much faster "
+       "(needs position-rule=disksim)"),
+  KEY ("iface-rate", PARAM_RATE, FIELD(iface_rate), 1000, UINT64_C(1) << 40,
+       NULL, "interface transfer rate (e.g. 100M for ATA-100)"),
+  KEY ("overhead", PARAM_DURATION, FIELD(overhead), 0, SEC, NULL,
+       "command processing time of every request"),
   /* Per-command overheads (DiskSim's controller), each added to
      overhead= for its class; see struct hdd_params. */
 #define CMD_OV(key, w, h, aw, what)                                     \
-  { key, PARAM_DURATION, FIELD(cmd_overhead[w][h][aw]), 0, SEC, NULL,   \
-    "added to overhead for " what }
+  KEY (key, PARAM_DURATION, FIELD(cmd_overhead[w][h][aw]), 0, SEC, NULL,  \
+       "added to overhead for " what)
   CMD_OV ("overhead-read-hit", 0, 1, 0,
           "a read the cache answers, after a read"),
   CMD_OV ("overhead-read-hit-after-write", 0, 1, 1,
@@ -109,78 +116,79 @@ static const struct param_desc hdd_param_table[] = {
   CMD_OV ("overhead-write-miss-after-write", 1, 0, 1,
           "a write under cache=wt or off, after a write"),
 #undef CMD_OV
-  { "read-complete", PARAM_DURATION, FIELD(read_complete), 0, SEC, NULL,
-    "completion overhead of a read, after its last byte has crossed" },
-  { "write-complete", PARAM_DURATION, FIELD(write_complete), 0, SEC, NULL,
-    "completion overhead of a write, after it is done" },
-  { "cache", PARAM_ENUM, FIELD(cache), 0, 0, cache_names,
-    "on-drive cache: wb (write-back), wt (write-through), off" },
-  { "cache-size", PARAM_SIZE, FIELD(cache_size), 0, UINT64_C(1) << 40, NULL,
-    "on-drive cache size" },
-  { "cache-segments", PARAM_UINT, FIELD(cache_segments), 1, 1024, NULL,
-    "read cache segments" },
-  { "readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
-    "read-ahead after a read, capped at a segment (0 or off = none)" },
+  KEY ("read-complete", PARAM_DURATION, FIELD(read_complete), 0, SEC, NULL,
+       "completion overhead of a read, after its last byte has crossed"),
+  KEY ("write-complete", PARAM_DURATION, FIELD(write_complete), 0, SEC, NULL,
+       "completion overhead of a write, after it is done"),
+  KEY ("cache", PARAM_ENUM, FIELD(cache), 0, 0, cache_names,
+       "on-drive cache: wb (write-back), wt (write-through), off"),
+  KEY ("cache-size", PARAM_SIZE, FIELD(cache_size), 0, UINT64_C(1) << 40, NULL,
+       "on-drive cache size"),
+  KEY ("cache-segments", PARAM_UINT, FIELD(cache_segments), 1, 1024, NULL,
+       "read cache segments"),
+  KEY ("readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
+       "read-ahead after a read, capped at a segment (0 or off = none)"),
   /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
-  { "cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
-    write_seg_names, "where a write's data stays: none (not in the read "
-    "segments), shared (in a read segment), separate (a segment of its "
-    "own)" },
-  { "cache-write-hits", PARAM_UINT, FIELD(write_hits), 0, 1, NULL,
-    "1: reads hit data a write left in a segment" },
-  { "cache-partial-hits", PARAM_UINT, FIELD(partial_hits), 0, 1, NULL,
-    "1: a read whose first sectors a segment holds reads only the rest "
-    "from the media" },
-  { "readahead-hits", PARAM_ENUM, FIELD(ra_hits), 0, 0, ra_hits_names,
-    "reads the read-ahead serves: ahead (any it is to read), almost (its "
-    "first sector read or being read), read (its first sector read)" },
-  { "readahead-stop", PARAM_ENUM, FIELD(ra_stop), 0, 0, ra_stop_names,
-    "when a request needs the arm, read-ahead stops: now, or at the end "
-    "of the sector it is reading (sector)" },
-  { "readahead-on-hit", PARAM_UINT, FIELD(ra_on_hit), 0, 1, NULL,
-    "1: a read served wholly from a segment, the read-ahead idle, reads "
-    "ahead from the segment's end" },
-  { "readahead-until", PARAM_ENUM, FIELD(ra_until), 0, 0, ra_until_names,
-    "read-ahead ends readahead= past the request (size), also at the end "
-    "of the request's track (track) or cylinder (cylinder), or, whatever "
-    "readahead= (non-zero), at the end of the next sector's track, one "
-    "track further when its segment began on an earlier track, the "
-    "segment keeping the last segment's worth (next-track)" },
-  { "read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
-    "1: a read keeps the sectors before it on its track that pass under "
-    "the head during its rotational wait" },
-  { "phase-zero", PARAM_UINT, FIELD(phase_zero), 0, 1, NULL,
-    "1: the platter is at angle 0 at time 0 (DiskSim's convention); "
-    "0: at a phase drawn from seed=" },
-  { "fast-write", PARAM_UINT, FIELD(fast_write), 0, 2, NULL,
-    "DiskSim's fast write level with cache=wt: 0 off; 1 or 2 (alike for "
-    "a drive serving one request at a time): a write completes once its "
-    "data has crossed the interface; the media write goes on, a write "
-    "appending to it joins it, any other request waits for it" },
+  KEY ("cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
+       write_seg_names, "where a write's data stays: none (not in the read "
+       "segments), shared (in a read segment), separate (a segment of its "
+       "own)"),
+  KEY ("cache-write-hits", PARAM_UINT, FIELD(write_hits), 0, 1, NULL,
+       "1: reads hit data a write left in a segment"),
+  KEY ("cache-partial-hits", PARAM_UINT, FIELD(partial_hits), 0, 1, NULL,
+       "1: a read whose first sectors a segment holds reads only the rest "
+       "from the media"),
+  KEY ("readahead-hits", PARAM_ENUM, FIELD(ra_hits), 0, 0, ra_hits_names,
+       "reads the read-ahead serves: ahead (any it is to read), almost (its "
+       "first sector read or being read), read (its first sector read)"),
+  KEY ("readahead-stop", PARAM_ENUM, FIELD(ra_stop), 0, 0, ra_stop_names,
+       "when a request needs the arm, read-ahead stops: now, or at the end "
+       "of the sector it is reading (sector)"),
+  KEY ("readahead-on-hit", PARAM_UINT, FIELD(ra_on_hit), 0, 1, NULL,
+       "1: a read served wholly from a segment, the read-ahead idle, reads "
+       "ahead from the segment's end"),
+  KEY ("readahead-until", PARAM_ENUM, FIELD(ra_until), 0, 0, ra_until_names,
+       "read-ahead ends readahead= past the request (size), also at the end "
+       "of the request's track (track) or cylinder (cylinder), or, whatever "
+       "readahead= (non-zero), at the end of the next sector's track, one "
+       "track further when its segment began on an earlier track, the "
+       "segment keeping the last segment's worth (next-track)"),
+  KEY ("read-any-free", PARAM_UINT, FIELD(read_free), 0, 1, NULL,
+       "1: a read keeps the sectors before it on its track that pass under "
+       "the head during its rotational wait"),
+  KEY ("phase-zero", PARAM_UINT, FIELD(phase_zero), 0, 1, NULL,
+       "1: the platter is at angle 0 at time 0 (DiskSim's convention); "
+       "0: at a phase drawn from seed="),
+  KEY ("fast-write", PARAM_UINT, FIELD(fast_write), 0, 2, NULL,
+       "DiskSim's fast write level with cache=wt: 0 off; 1 or 2 (alike for "
+       "a drive serving one request at a time): a write completes once its "
+       "data has crossed the interface; the media write goes on, a write "
+       "appending to it joins it, any other request waits for it"),
   /* Zero-latency access; read-ahead keeping the request (docs/model.md
      "Zero-latency access"). */
-  { "zero-latency-read", PARAM_UINT, FIELD(zl_read), 0, 1, NULL,
-    "1: a read starts on each track at the first of its sectors to pass "
-    "under the head, and takes those before it when they come round" },
-  { "zero-latency-write", PARAM_UINT, FIELD(zl_write), 0, 1, NULL,
-    "1: a write (and a destage write) does the same" },
-  { "readahead-keep-request", PARAM_UINT, FIELD(ra_keep), 0, 1, NULL,
-    "1: read-ahead ends a segment past the request's first sector, so the "
-    "segment still holds the request (none when the request fills it)" },
+  KEY ("zero-latency-read", PARAM_UINT, FIELD(zl_read), 0, 1, NULL,
+       "1: a read starts on each track at the first of its sectors to pass "
+       "under the head, and takes those before it when they come round"),
+  KEY ("zero-latency-write", PARAM_UINT, FIELD(zl_write), 0, 1, NULL,
+       "1: a write (and a destage write) does the same"),
+  KEY ("readahead-keep-request", PARAM_UINT, FIELD(ra_keep), 0, 1, NULL,
+       "1: read-ahead ends a segment past the request's first sector, so the "
+       "segment still holds the request (none when the request fills it)"),
   /* A media write waiting for its data (docs/model.md "Writes waiting
      for the interface"). */
-  { "write-waits-for-bus", PARAM_UINT, FIELD(write_bus), 0, 1, NULL,
-    "1: a media write writes a sector only if its data has crossed the "
-    "interface (from the end of the command overhead, one sector at a "
-    "time) when the head reaches it, else on its next pass (DiskSim's); "
-    "0: the data need only be in by the write's end" },
+  KEY ("write-waits-for-bus", PARAM_UINT, FIELD(write_bus), 0, 1, NULL,
+       "1: a media write writes a sector only if its data has crossed the "
+       "interface (from the end of the command overhead, one sector at a "
+       "time) when the head reaches it, else on its next pass (DiskSim's); "
+       "0: the data need only be in by the write's end"),
   /* The command size (sched/engine.c splits longer requests). */
-  { "max-transfer", PARAM_SIZE, FIELD(max_transfer), 0, UINT64_C(1) << 40,
-    NULL, "largest transfer of one command, a multiple of 512 (0 = "
-    "unlimited): a longer read, write or zero is served as consecutive "
-    "commands" },
-  { NULL },
+  KEY ("max-transfer", PARAM_SIZE, FIELD(max_transfer), 0, UINT64_C(1) << 40,
+       NULL, "largest transfer of one command, a multiple of 512 (0 = "
+       "unlimited): a longer read, write or zero is served as consecutive "
+       "commands"),
+  { .key = NULL },
 };
+#undef KEY
 
 /* seek-table=DIST:TIME,DIST:TIME,... (cylinders, durations). */
 static int
@@ -539,20 +547,25 @@ hdd_params_profile_name (const struct hdd_params *p)
 void
 hdd_params_print_help (FILE *fp)
 {
-  fprintf (fp, "%-28s %s\n", "profile=NAME|PATH.ini",
-           "drive profile (default " HDD_PROFILE_DEFAULT
-           "; see the profiles list)");
+  const enum param_style drive = PARAM_STYLE_PROFILE;
+
+  param_print_help_line (drive, "profile=NAME|PATH.ini",
+                         "drive profile (default " HDD_PROFILE_DEFAULT
+                         "; see the profiles list)", fp);
   param_print_help (hdd_param_table, fp);
-  fprintf (fp, "%-28s %s\n", "seek-table=D:T,D:T,...",
-           "measured seek times (cylinders:duration), replacing the curve");
-  fprintf (fp, "%-28s %s\n", "zone-table=" ZONE_TABLE_SYNTAX,
-           "explicit zones (skews, offset, empty and spares in sectors), "
-           "replacing zones=, sectors-*=, *-skew=");
-  fprintf (fp, "%-28s %s\n", "slips=ZONE:SECTOR,...",
-           "slipped physical sectors (tracks with sparing=tracks), "
-           "zone-relative");
-  fprintf (fp, "%-28s %s\n", "defects=ZONE:SECTOR>SPARE,...",
-           "defective sectors and their replacements, zone-relative");
+  param_print_help_line (drive, "seek-table=D:T,D:T,...",
+                         "measured seek times (cylinders:duration), "
+                         "replacing the curve", fp);
+  param_print_help_line (drive, "zone-table=" ZONE_TABLE_SYNTAX,
+                         "explicit zones (skews, offset, empty and spares "
+                         "in sectors), replacing zones=, sectors-*=, "
+                         "*-skew=", fp);
+  param_print_help_line (drive, "slips=ZONE:SECTOR,...",
+                         "slipped physical sectors (tracks with "
+                         "sparing=tracks), zone-relative", fp);
+  param_print_help_line (drive, "defects=ZONE:SECTOR>SPARE,...",
+                         "defective sectors and their replacements, "
+                         "zone-relative", fp);
 }
 
 uint64_t
@@ -579,7 +592,7 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
   unsigned i;
 
   fprintf (fp, "profile=%s\n", p->profile);
-  param_print_values (hdd_param_table, p, "", fp);
+  param_print_values (hdd_param_table, p, fp);
   if (p->seek_npoints > 0) {
     char buf[64];
     fprintf (fp, "seek-table=");

@@ -16,7 +16,6 @@
 #include <nbdkit-plugin.h>
 
 #include "../common/param.h"
-#include "../common/param_table.h"
 #include "config.h"
 #include "powercut.h"
 #include "realtime.h"
@@ -35,32 +34,32 @@ static const char *const realtime_names[] = {
  * clock_nanosleep's p99 oversleep measured here (100-175 us) with room
  * to spare.
  */
-static const struct pt_def plugin_params[] = {
-  { .key = "image", .type = PT_STRING, .offset = CFG(image),
+static const struct param_desc plugin_params[] = {
+  { .key = "image", .type = PARAM_STRING, .offset = CFG(image),
     .metavar = "FILE", .help = "the raw disk image to serve (required)" },
-  { .key = "trace", .type = PT_STRING, .offset = CFG(trace),
+  { .key = "trace", .type = PARAM_STRING, .offset = CFG(trace),
     .metavar = "FILE", .help = "write one CSV line per request" },
-  { .key = "stats", .type = PT_STRING, .offset = CFG(stats),
+  { .key = "stats", .type = PARAM_STRING, .offset = CFG(stats),
     .metavar = "FILE", .help = "write statistics (JSON) every second" },
-  { .key = "spin", .type = PT_DURATION, .offset = CFG(spin_ns),
+  { .key = "spin", .type = PARAM_DURATION, .offset = CFG(spin_ns),
     .min = 0, .max = 100 * MS, .def = 250 * 1000,
     .help = "spin this close to a completion" },
-  { .key = "realtime", .type = PT_ENUM, .offset = CFG(realtime),
+  { .key = "realtime", .type = PARAM_ENUM, .offset = CFG(realtime),
     .def = REALTIME_AUTO, .choices = realtime_names,
     .help = "wait at SCHED_FIFO priority (auto: where permitted)" },
-  { .key = "host-sync", .type = PT_BOOL, .offset = CFG(host_sync),
+  { .key = "host-sync", .type = PARAM_BOOL, .offset = CFG(host_sync),
     .def = true, .help = "fdatasync the image on flush and FUA" },
-  { .key = "nbd-max-block", .type = PT_STRING,
+  { .key = "nbd-max-block", .type = PARAM_STRING,
     .offset = CFG(nbd_max_block_arg), .metavar = "auto|off|SIZE",
     .help = "advertise an NBD maximum block size: the drive's "
     "max-transfer (auto) or SIZE (default off: see the manual)" },
-  { .key = "powercut", .type = PT_STRING, .offset = CFG(powercut),
+  { .key = "powercut", .type = PARAM_STRING, .offset = CFG(powercut),
     .metavar = "TRIGGER",
     .help = "cut the power: at:DURATION (modeled), after-writes:N, "
     "random:DURATION-DURATION (from seed=), signal (SIGUSR1) or "
     "file:PATH (appears); the image keeps only what the modeled media "
     "held (docs/power-loss.md)" },
-  { .key = "powercut-exit", .type = PT_BOOL, .offset = CFG(powercut_exit),
+  { .key = "powercut-exit", .type = PARAM_BOOL, .offset = CFG(powercut_exit),
     .def = false, .help = "exit nbdkit (status 3) at the power cut, "
     "rather than fail every request and refuse connections" },
   { .key = NULL },
@@ -74,7 +73,7 @@ init_once (void)
 {
   if (initialised)
     return;
-  pt_defaults (plugin_params, &config);
+  param_defaults (plugin_params, &config);
   setup_init (&config.setup);
   initialised = 1;
 }
@@ -86,7 +85,7 @@ config_set (const char *key, const char *value)
   int r;
 
   init_once ();
-  r = pt_set (plugin_params, &config, key, value, err, sizeof err);
+  r = param_set (plugin_params, &config, key, value, err, sizeof err);
   if (r == 1)
     r = setup_set (&config.setup, key, value, err, sizeof err);
   if (r == 1)
@@ -161,7 +160,7 @@ void
 config_free (void)
 {
   if (initialised) {
-    pt_free (plugin_params, &config);
+    param_free (plugin_params, &config);
     setup_free (&config.setup);
   }
   memset (&config, 0, sizeof config);
@@ -179,7 +178,7 @@ config_help_text (void)
   fp = fmemopen (text, sizeof text - 1, "w");
   if (!fp)
     return "(no memory for the help text)";
-  pt_print_help (plugin_params, fp);
+  param_print_help (plugin_params, fp);
   setup_print_help (fp);
   fputs ("Drive parameters (override the profile's):\n", fp);
   hdd_params_print_help (fp);
@@ -199,7 +198,7 @@ config_dump_plugin (FILE *fp)
   for (i = 0; policy_list[i]; i++)
     fprintf (fp, "hddsim_policy_%s=%s\n", policy_list[i]->name,
              policy_list[i]->description);
-  pt_print_defaults (plugin_params, "hddsim_default_", fp);
+  param_print_defaults (plugin_params, "hddsim_default_", fp);
   fprintf (fp, "hddsim_default_nbd_max_block=off\n");
   /* Scripts look up the default drive's real command size with this. */
   fprintf (fp, "hddsim_default_profile=%s\n", HDD_PROFILE_DEFAULT);

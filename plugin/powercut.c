@@ -10,7 +10,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
-#include "../common/param.h"
+#include "../common/value.h"
 #include "../common/u64.h"
 #include "powercut.h"
 

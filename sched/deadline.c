@@ -45,17 +45,17 @@ struct deadline_tunables {
 #define TUN(f) offsetof (struct deadline_tunables, f)
 
 /* The ranges only keep out nonsense (an hour, 65536 requests). */
-static const struct pt_def deadline_params[] = {
-  { .key = "deadline-read-expire", .type = PT_DURATION,
+static const struct param_desc deadline_params[] = {
+  { .key = "deadline-read-expire", .type = PARAM_DURATION,
     .offset = TUN(expire[DIR_READ]), .min = 1, .max = HOUR, .def = 500 * MS,
     .help = "read expiry" },
-  { .key = "deadline-write-expire", .type = PT_DURATION,
+  { .key = "deadline-write-expire", .type = PARAM_DURATION,
     .offset = TUN(expire[DIR_WRITE]), .min = 1, .max = HOUR,
     .def = 5000 * MS, .help = "write expiry" },
-  { .key = "deadline-fifo-batch", .type = PT_UINT, .offset = TUN(fifo_batch),
-    .min = 1, .max = 65536, .def = 16,
+  { .key = "deadline-fifo-batch", .type = PARAM_UINT,
+    .offset = TUN(fifo_batch), .min = 1, .max = 65536, .def = 16,
     .help = "requests per sorted batch" },
-  { .key = "deadline-writes-starved", .type = PT_UINT,
+  { .key = "deadline-writes-starved", .type = PARAM_UINT,
     .offset = TUN(writes_starved), .min = 0, .max = 1024, .def = 2,
     .help = "read batches before writes must go" },
   { .key = NULL },

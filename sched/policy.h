@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "../common/param_table.h"
+#include "../common/param.h"
 #include "req.h"
 #include "sched_params.h"
 
@@ -28,7 +28,7 @@ struct policy_ops {
   const char *name;
   const char *description;
   /* The policy's tunables, ended by a NULL key; NULL if it has none. */
-  const struct pt_def *params;
+  const struct param_desc *params;
 
   void *(*create) (const struct sched_params *);
   void (*destroy) (void *data);

@@ -26,8 +26,8 @@ struct satf_tunables {
   uint64_t max_wait;            /* ns */
 };
 
-static const struct pt_def satf_params[] = {
-  { .key = "satf-max-wait", .type = PT_DURATION,
+static const struct param_desc satf_params[] = {
+  { .key = "satf-max-wait", .type = PARAM_DURATION,
     .offset = offsetof (struct satf_tunables, max_wait),
     .min = 1, .max = HOUR, .def = 500 * MS,
     .help = "age after which a request is served first" },

@@ -9,8 +9,8 @@
 #include "sched_params.h"
 
 /* The engine's own: how many requests a policy may look at. */
-static const struct pt_def engine_params[] = {
-  { .key = "qdepth", .type = PT_UINT,
+static const struct param_desc engine_params[] = {
+  { .key = "qdepth", .type = PARAM_UINT,
     .offset = offsetof (struct sched_params, qdepth),
     .min = 1, .max = 65536, .def = 32,
     .help = "requests a policy may look at, like NCQ's depth" },
@@ -21,27 +21,27 @@ void
 sched_params_init (struct sched_params *p)
 {
   memset (p, 0, sizeof *p);
-  pt_defaults (engine_params, p);
+  param_defaults (engine_params, p);
 }
 
 /* The policy table that holds key, or NULL. */
-static const struct pt_def *
+static const struct param_desc *
 policy_param (const char *key)
 {
   size_t i;
 
   for (i = 0; policy_list[i]; i++) {
-    const struct pt_def *d;
+    const struct param_desc *d;
 
     if (policy_list[i]->params
-        && (d = pt_find (policy_list[i]->params, key)) != NULL)
+        && (d = param_find (policy_list[i]->params, key)) != NULL)
       return d;
   }
   return NULL;
 }
 
 static int
-keep (struct sched_params *p, const struct pt_def *d, uint64_t v,
+keep (struct sched_params *p, const struct param_desc *d, uint64_t v,
       char *err, size_t errlen)
 {
   size_t i;
@@ -63,22 +63,22 @@ int
 sched_params_set (struct sched_params *p, const char *key,
                   const char *value, char *err, size_t errlen)
 {
-  const struct pt_def *d;
+  const struct param_desc *d;
   uint64_t v;
-  int r = pt_set (engine_params, p, key, value, err, errlen);
+  int r = param_set (engine_params, p, key, value, err, errlen);
 
   if (r != 1)
     return r;
   d = policy_param (key);
   if (!d)
     return 1;
-  if (pt_parse (d, value, &v, err, errlen) == -1)
+  if (param_parse (d, value, &v, err, errlen) == -1)
     return -1;
   return keep (p, d, v, err, errlen);
 }
 
 static bool
-in_table (const struct pt_def *table, const struct pt_def *d)
+in_table (const struct param_desc *table, const struct param_desc *d)
 {
   for (; table->key; table++)
     if (table == d)
@@ -87,15 +87,15 @@ in_table (const struct pt_def *table, const struct pt_def *d)
 }
 
 void
-sched_params_apply (const struct sched_params *p, const struct pt_def *table,
-                    void *tunables)
+sched_params_apply (const struct sched_params *p,
+                    const struct param_desc *table, void *tunables)
 {
   size_t i;
 
-  pt_defaults (table, tunables);
+  param_defaults (table, tunables);
   for (i = 0; i < p->nset; i++)
     if (in_table (table, p->set[i].def))
-      pt_store (p->set[i].def, tunables, p->set[i].value);
+      param_store (p->set[i].def, tunables, p->set[i].value);
 }
 
 void
@@ -103,11 +103,11 @@ sched_params_print_help (FILE *fp)
 {
   size_t i;
 
-  pt_print_help (engine_params, fp);
+  param_print_help (engine_params, fp);
   for (i = 0; policy_list[i]; i++)
     if (policy_list[i]->params) {
       fprintf (fp, "Tunables of sched=%s:\n", policy_list[i]->name);
-      pt_print_help (policy_list[i]->params, fp);
+      param_print_help (policy_list[i]->params, fp);
     }
 }
 
@@ -116,8 +116,8 @@ sched_params_print_defaults (const char *prefix, FILE *fp)
 {
   size_t i;
 
-  pt_print_defaults (engine_params, prefix, fp);
+  param_print_defaults (engine_params, prefix, fp);
   for (i = 0; policy_list[i]; i++)
     if (policy_list[i]->params)
-      pt_print_defaults (policy_list[i]->params, prefix, fp);
+      param_print_defaults (policy_list[i]->params, prefix, fp);
 }

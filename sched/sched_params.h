@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../common/param_table.h"
+#include "../common/param.h"
 
 /* More than the tunables of every policy together, each key being kept
  * once (a later value replaces an earlier one).
@@ -22,7 +22,7 @@
 #define SCHED_MAX_SETTINGS 64
 
 struct sched_setting {
-  const struct pt_def *def;     /* the key, in its policy's table */
+  const struct param_desc *def; /* the key, in its policy's table */
   uint64_t value;               /* parsed and range-checked */
 };
 
@@ -40,7 +40,8 @@ extern int sched_params_set (struct sched_params *, const char *key,
  * for its keys.
  */
 extern void sched_params_apply (const struct sched_params *,
-                                const struct pt_def *table, void *tunables);
+                                const struct param_desc *table,
+                                void *tunables);
 /* The engine's and every policy's tunables, for --help. */
 extern void sched_params_print_help (FILE *fp);
 /* Their defaults as PREFIXkey=value lines, for --dump-plugin. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/param_table.h"
+#include "../common/param.h"
 #include "setup.h"
 
 /* The policies' names, for sched='s table; filled from policy_list,
@@ -16,17 +16,17 @@
 #define MAX_POLICIES 16
 static const char *policy_names[MAX_POLICIES + 1];
 
-static const struct pt_def setup_params[] = {
+static const struct param_desc setup_params[] = {
   /* The default is the first of policy_list (fifo); sched= comes
    * first, setup_print_help lists the policies after it.
    */
-  { .key = "sched", .type = PT_ENUM,
+  { .key = "sched", .type = PARAM_ENUM,
     .offset = offsetof (struct setup, policy_index), .def = 0,
     .choices = policy_names, .help = "scheduling policy" },
-  { .key = "profile", .type = PT_STRING,
+  { .key = "profile", .type = PARAM_STRING,
     .offset = offsetof (struct setup, profile), .metavar = "NAME|FILE.ini",
     .help = "drive profile (see --dump-plugin)" },
-  { .key = "seed", .type = PT_UINT, .offset = offsetof (struct setup, seed),
+  { .key = "seed", .type = PARAM_UINT, .offset = offsetof (struct setup, seed),
     .min = 0, .max = UINT64_MAX, .def = 0,
     .help = "platter phase at time 0" },
   { .key = NULL },
@@ -48,7 +48,7 @@ setup_init (struct setup *s)
 {
   memset (s, 0, sizeof *s);
   name_policies ();
-  pt_defaults (setup_params, s);
+  param_defaults (setup_params, s);
   s->policy = policy_list[s->policy_index];
   sched_params_init (&s->sched);
 }
@@ -92,7 +92,7 @@ int
 setup_set (struct setup *s, const char *key, const char *value,
            char *err, size_t errlen)
 {
-  int r = pt_set (setup_params, s, key, value, err, errlen);
+  int r = param_set (setup_params, s, key, value, err, errlen);
 
   if (r != 1) {
     s->policy = policy_list[s->policy_index];
@@ -135,7 +135,7 @@ setup_free (struct setup *s)
     free (s->overrides[i].value);
   }
   free (s->overrides);
-  pt_free (setup_params, s);
+  param_free (setup_params, s);
   hdd_params_free (s->hdd);
   memset (s, 0, sizeof *s);
 }
@@ -146,11 +146,11 @@ setup_print_help (FILE *fp)
   size_t i;
 
   name_policies ();
-  pt_print_help_one (&setup_params[0], fp);
+  param_print_help_one (&setup_params[0], fp);
   for (i = 0; policy_list[i]; i++)
-    fprintf (fp, "%-*s   %s: %s\n", PT_HELP_COLUMN, "",
+    fprintf (fp, "%-*s   %s: %s\n", PARAM_HELP_COLUMN, "",
              policy_list[i]->name, policy_list[i]->description);
-  pt_print_help (&setup_params[1], fp);
+  param_print_help (&setup_params[1], fp);
   sched_params_print_help (fp);
 }
 
@@ -158,6 +158,6 @@ void
 setup_print_defaults (const char *prefix, FILE *fp)
 {
   name_policies ();
-  pt_print_defaults (setup_params, prefix, fp);
+  param_print_defaults (setup_params, prefix, fp);
   sched_params_print_defaults (prefix, fp);
 }
