@@ -50,7 +50,7 @@
 #include "realtime.h"
 #include "driver.h"
 #include "handback.h"
-#include "media.h"
+#include "preimage.h"
 #include "powercut.h"
 #include "recorder.h"
 #include "stats.h"
@@ -149,8 +149,8 @@ apply_part (struct flight *f, const struct io *part, uint64_t start,
 {
   if (f->status == -1)
     return;
-  if (media_before_write (part->op, part->offset, part->length, part->fua,
-                          start, done) == -1) {
+  if (preimage_before_write (part->op, part->offset, part->length,
+                             part->fua, start, done) == -1) {
     f->err = errno;
     f->status = -1;
     if (f->err == ENOSPC && part->op == IO_TRIM) {
@@ -165,13 +165,13 @@ apply_part (struct flight *f, const struct io *part, uint64_t start,
                     PRIu64 " does not fit the pre-image store (%" PRIu64
                     " sectors); it fails with ENOSPC",
                     io_op_name (part->op), part->length, part->offset,
-                    media_store_capacity ());
+                    preimage_capacity ());
     return;
   }
   if (hddsim_debug_powercut)
     nbdkit_debug ("powercut: write ticket %" PRIu64 ": id=%" PRIu64
                   " %s off=%" PRIu64 " len=%" PRIu64 " start=%" PRIu64
-                  " done=%" PRIu64, media_tickets (), f->req.id,
+                  " done=%" PRIu64, preimage_tickets (), f->req.id,
                   io_op_name (part->op), part->offset, part->length,
                   start, done);
   f->status = f->data (f->arg, part->offset - f->req.io.offset,
@@ -181,7 +181,7 @@ apply_part (struct flight *f, const struct io *part, uint64_t start,
 
 /* powercut=: the data of a write, zero or trim reaches the image as
  * the model serves it, in its order, after the store has kept what
- * the media still needs (media.h).  Lock held.
+ * the media still needs (preimage.h).  Lock held.
  */
 static void
 apply_served (struct flight *f)
@@ -197,12 +197,12 @@ apply_served (struct flight *f)
     if (hddsim_debug_powercut)
       nbdkit_debug ("powercut: flush id=%" PRIu64 " after write ticket %"
                     PRIu64 " start=%" PRIu64 " done=%" PRIu64, r->id,
-                    media_tickets (), r->start, r->done);
-    media_flush (r->start, r->done);
+                    preimage_tickets (), r->start, r->done);
+    preimage_flush (r->start, r->done);
     return;
   }
   if (!f->deferred) {
-    media_advance (r->start);
+    preimage_advance (r->start);
     return;
   }
   if (r->io.op != IO_TRIM)
@@ -312,10 +312,10 @@ dispatcher_work (void)
 static void
 power_cut (uint64_t t)
 {
-  struct media_loss loss;
+  struct preimage_loss loss;
 
   hdd_idle (drv.hdd, t);
-  media_cut (drv.hdd, t, &loss);
+  preimage_cut (drv.hdd, t, &loss);
   drv.cut.t_ns = t;
   drv.cut.lost_extents = loss.extents;
   drv.cut.lost_bytes = loss.sectors * 512;
@@ -530,9 +530,9 @@ start_media (const struct driver_config *cfg)
                   "no media or cache to lose data from");
     return -1;
   }
-  if (media_init (cfg->image_bytes, cache, cache > 0) == -1)
+  if (preimage_init (cfg->image_bytes, cache, cache > 0) == -1)
     return -1;
-  hdd_set_media_observer (drv.hdd, media_observe, NULL);
+  hdd_set_media_observer (drv.hdd, preimage_observe, NULL);
   return 0;
 }
 
@@ -594,7 +594,7 @@ driver_stop (void)
     ev_loop_destroy (drv.loop);
   engine_free (drv.engine);
   hdd_free (drv.hdd);
-  media_free ();
+  preimage_free ();
   handback_fini ();
   drv.powercut = drv.powercut_exit = false;
   drv.cut = (struct stats_powercut) { 0 };
