@@ -16,13 +16,12 @@
 #include "powercut.h"
 #include "preimage.h"
 #include "recorder.h"
-#include "stats.h"
 
 static struct {
   bool on;                      /* powercut= */
   bool exit_at_cut;             /* powercut-exit=yes */
-  struct stats_powercut cut;    /* counters until the cut; then its
-                                   record (t_ns once power_off) */
+  struct trace_cut cut;         /* counters until the cut; then its
+                                   record (id, t_ns once power_off) */
 } pw;
 
 /* The power has been cut (read without the lock by workers). */
@@ -167,16 +166,12 @@ cut_power (uint64_t t)
 
   hdd_idle (drv.hdd, t);
   preimage_cut (drv.hdd, t, &loss);
+  pw.cut.id = drv.next_id++;
   pw.cut.t_ns = t;
   pw.cut.lost_extents = loss.extents;
   pw.cut.lost_bytes = loss.sectors * 512;
   atomic_store (&power_off, true);
   recorder_powercut (&pw.cut);
-  recorder_trace_cut (&(struct trace_cut) {
-      .id = drv.next_id++, .t_ns = t, .lost_extents = loss.extents,
-      .lost_bytes = pw.cut.lost_bytes, .flushes_done = pw.cut.flushes_done,
-      .fua_writes_done = pw.cut.fua_writes_done,
-    });
   nbdkit_error ("power cut at modeled time %" PRIu64 " ns: %" PRIu64
                 " bytes in %" PRIu64 " extents were not on the media; %"
                 PRIu64 " flushes and %" PRIu64 " FUA writes had completed%s",

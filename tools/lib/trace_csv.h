@@ -82,6 +82,9 @@ extern void trace_record_of (struct trace_record *, const struct req *,
  */
 #define TRACE_OP_POWERCUT "powercut"
 
+/* The cut's record: the row above, and the stats' "powercut" object
+ * (all but the id), which the plugin keeps as the cut's counters.
+ */
 struct trace_cut {
   uint64_t id;
   uint64_t t_ns;
@@ -90,6 +93,10 @@ struct trace_cut {
   uint64_t lost_bytes;
   uint64_t flushes_done;        /* completed by t_ns */
   uint64_t fua_writes_done;
+  uint64_t failed;              /* requests the cut failed (EIO), in the
+                                   stats only: not in the row, which is
+                                   written before they have all retired
+                                   (0 when read from a trace) */
 };
 
 /* Longest line trace_format_line or trace_format_cut writes, with its
