@@ -75,16 +75,17 @@ extern uint64_t power_cut_due (void);
 /* One more request the cut failed (EIO), for the stats. */
 extern void power_count_failed (void);
 
-/* For the dispatcher.  powercut= is set: the cut may come before any
- * request.  The trigger is a file to poll (POWERCUT_POLL_NS).  With
- * powercut=signal, SIGUSR1 calls wake() (no lock; -1 after an
- * nbdkit_error).  The triggers that fire outside modeled time (signal,
- * file), looked at when it wakes: one that fired makes the cut due at
- * 'now'.
+/* For the dispatcher, as it starts (no lock): powercut= is set, so the
+ * cut may come before any request; the trigger is a file to poll every
+ * POWERCUT_POLL_NS; with powercut=signal, SIGUSR1 calls wake() (-1
+ * after an nbdkit_error).
  */
 extern bool power_armed (void);
 extern bool power_polls (void);
 extern int power_install (void (*wake) (void));
+/* Each time it wakes: a trigger that fires outside modeled time
+ * (signal, file) and has fired makes the cut due at 'now'.
+ */
 extern void power_poll_trigger (uint64_t now);
 
 #endif /* HDDSIM_POWER_H */
