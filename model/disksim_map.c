@@ -46,7 +46,10 @@
 #include <string.h>
 
 #include "disksim_import.h"
-#include "hdd_int.h"
+#include "geometry.h"
+#include "params.h"
+#include "profile_load.h"
+#include "seek.h"
 
 
 struct out {

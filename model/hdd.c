@@ -21,8 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
 #include "cache.h"
+#include "inspect.h"
+#include "layout.h"
+#include "mech.h"
+#include "params.h"
+#include "rotation.h"
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX

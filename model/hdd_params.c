@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "layout.h"
+#include "params.h"
 #include "../common/param.h"
 
 #define FIELD(f) offsetof (struct hdd_params, f)

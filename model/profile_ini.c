@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "params.h"
+#include "profile_load.h"
 
 /* libinih's handler is not told the line (INI_HANDLER_LINENO is off in
  * the distributions' builds): the reader counts them.

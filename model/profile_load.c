@@ -18,7 +18,8 @@
 #include <string.h>
 
 #include "disksim_import.h"
-#include "hdd_int.h"
+#include "params.h"
+#include "profile_load.h"
 
 static const struct {
   const char *suffix;

@@ -16,7 +16,9 @@
 
 #include "../../model/disksim_import.h"
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/geometry.h"
+#include "../../model/inspect.h"
+#include "../../model/params.h"
 #include "test-units.h"
 #include "run-suite.h"
 

@@ -30,7 +30,8 @@
 #include <check.h>
 
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/geometry.h"
+#include "../../model/params.h"
 #include "test-units.h"
 #include "run-suite.h"
 

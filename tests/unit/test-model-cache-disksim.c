@@ -13,7 +13,7 @@
 
 #include "../../model/disksim_import.h"
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/params.h"
 #include "run-suite.h"
 
 #include "test-disksim-files.h"

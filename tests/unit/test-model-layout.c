@@ -20,6 +20,9 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
+#include "../../model/seek.h"
+#include "../../model/mech.h"
 #include "../../model/disksim_import.h"
 
 static struct hdd_params *tparams;

@@ -14,6 +14,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 #include "../../model/disksim_import.h"
 
 #define DATA "tests/data/disksim/"
