@@ -6,8 +6,8 @@
  * and what the model lacks.  All reasons are collected, so one run
  * lists everything a drive needs.  Values are checked against the
  * model's own parameter table (hdd_params_set) and the geometry the
- * model would build (geom_init), so the import cannot drift from what
- * the model does.
+ * model would build (hdd_probe_layout), so the import cannot drift
+ * from what the model does.
  *
  * Read but without effect on one disk's timing here, and why:
  *   Scheduler, Max queue length <= 1   the order is sched='s business
@@ -46,10 +46,9 @@
 #include <string.h>
 
 #include "disksim_import.h"
-#include "geometry.h"
 #include "params.h"
+#include "probe.h"
 #include "profile_load.h"
-#include "seek.h"
 
 
 struct out {
@@ -374,15 +373,15 @@ zone_to_params (struct out *o, const struct ds_zone *z, unsigned i,
 
 /* One LBN where the model and ds_layout_ltop must agree. */
 static bool
-same_place (struct out *o, const struct ds_layout *l, const struct geom *g,
-            uint64_t lbn)
+same_place (struct out *o, const struct ds_layout *l,
+            const struct hdd_probe *g, uint64_t lbn)
 {
   struct ds_pbn d;
-  struct loc m;
+  struct hdd_probe_loc m;
 
   if (lbn >= l->blocks || ds_layout_ltop (l, lbn, &d) == -1)
     return true;
-  geom_locate (g, lbn, &m);
+  hdd_probe_locate (g, lbn, &m);
   if (m.cyl == d.cyl && m.head == d.head && m.sector == d.sector
       && m.slot == d.slot)
     return true;
@@ -435,7 +434,7 @@ static void
 compare_layout (struct out *o, const struct ds_layout *l,
                 const struct hdd_params *p)
 {
-  struct geom *g = malloc (sizeof *g);
+  struct hdd_probe *g = hdd_probe_new ();
   char err[HDD_ERRLEN];
   unsigned i;
 
@@ -443,19 +442,18 @@ compare_layout (struct out *o, const struct ds_layout *l,
     block (o, l->at, "out of memory");
     return;
   }
-  if (geom_init (g, p, err, sizeof err) == -1) {
+  if (hdd_probe_layout (g, p, err, sizeof err) == -1) {
     block (o, l->at, "the zones as hddsim's: %s", err);
-    free (g);
+    hdd_probe_free (g);
     return;
   }
   for (i = 0; i < l->nzones && l->zones[i].first_lbn < l->blocks; i++) {
     const struct ds_zone *z = &l->zones[i];
-    uint64_t k, x;
+    uint64_t first = hdd_probe_zone_lba (g, i), k, x;
     bool ok = true;
-    if (g->zones[i].first_lba != z->first_lbn) {
+    if (first != z->first_lbn) {
       block (o, z->at, "zone %u: hddsim's zone-table= starts it at LBN %"
-             PRIu64 ", DiskSim at %" PRIu64, i, g->zones[i].first_lba,
-             z->first_lbn);
+             PRIu64 ", DiskSim at %" PRIu64, i, first, z->first_lbn);
       break;
     }
     for (k = 0; k <= 64 && ok; k++)
@@ -470,7 +468,7 @@ compare_layout (struct out *o, const struct ds_layout *l,
     if (!ok)
       break;
   }
-  free (g);
+  hdd_probe_free (g);
 }
 
 static void

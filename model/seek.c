@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "geometry.h"
+#include "probe.h"
 #include "seek.h"
 #include "../common/param.h"
 

@@ -27,12 +27,6 @@ struct seek_curve {
 extern int seek_fit (struct seek_curve *, const struct hdd_params *,
                      const struct geom *, char *err, size_t errlen);
 extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
-/* A seek-table's time at dist, from its points (d1, t1) and (d2, t2)
- * with d1 < d2: DiskSim's integer interpolation (and extrapolation
- * beyond d2) in picoseconds, rounded to ns; never below 0.
- */
-extern uint64_t seek_table_interp (uint64_t d1, uint64_t t1, uint64_t d2,
-                                   uint64_t t2, uint64_t dist);
 /* Positioning under position-rule=disksim: seek over dist cylinders
  * and/or a head switch, then the write settle (see enum position_rule).
  */

@@ -10,6 +10,7 @@
 
 #include "test-model-util.h"
 #include "../../model/geometry.h"
+#include "../../model/probe.h"
 #include "../../model/seek.h"
 #include "run-suite.h"
 
