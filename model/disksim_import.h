@@ -177,9 +177,4 @@ extern int ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
  */
 extern int disksim_check_file (const char *path, FILE *fp);
 
-/* Whether the profile loader reads 'name' as a DiskSim file (by the
- * loader's own table of formats, model/profile_load.c).
- */
-extern bool disksim_is_profile_name (const char *name);
-
 #endif /* HDDSIM_DISKSIM_IMPORT_H */

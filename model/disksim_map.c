@@ -48,7 +48,6 @@
 #include "disksim_import.h"
 #include "params.h"
 #include "probe.h"
-#include "profile_load.h"
 
 
 struct out {
@@ -803,33 +802,6 @@ ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
     return -1;
   }
   return hdd_params_validate (p, err, errlen);
-}
-
-/* The loader's entry point (a profile_file_loader, see profile_load.c):
- * profile=FILE.parv or FILE.diskspecs.  Its messages name the file and
- * line where DiskSim's files give them; the prefix names the parameter.
- */
-int
-profile_load_disksim (struct hdd_params *out, const char *path, char *err,
-                      size_t errlen)
-{
-  size_t used = (size_t) snprintf (err, errlen, "profile=%s: ", path);
-  struct ds_drive *d;
-  struct hdd_params p;
-  int r;
-
-  if (used >= errlen)
-    used = 0;
-  d = ds_drive_load (path, err + used, errlen - used);
-  if (!d)
-    return -1;
-  r = ds_drive_to_params (d, &p, NULL, NULL, err + used, errlen - used);
-  ds_drive_free (d);
-  if (r == 0) {
-    *out = p;
-    snprintf (out->file, sizeof out->file, "%s", path);
-  }
-  return r;
 }
 
 static void

@@ -540,9 +540,6 @@ hdd_params_profile_name (const struct hdd_params *p)
 void
 hdd_params_print_help (FILE *fp)
 {
-  fprintf (fp, "%-28s %s\n", "profile=NAME|PATH.ini",
-           "drive profile (default " HDD_PROFILE_DEFAULT
-           "; see the profiles list)");
   param_print_help (hdd_param_table, fp);
   fprintf (fp, "%-28s %s\n", "seek-table=D:T,D:T,...",
            "measured seek times (cylinders:duration), replacing the curve");

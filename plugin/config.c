@@ -17,6 +17,7 @@
 
 #include "../common/param.h"
 #include "../common/param_table.h"
+#include "../profile/profile.h"
 #include "config.h"
 #include "powercut.h"
 #include "realtime.h"
@@ -182,7 +183,7 @@ config_help_text (void)
   pt_print_help (plugin_params, fp);
   setup_print_help (fp);
   fputs ("Drive parameters (override the profile's):\n", fp);
-  hdd_params_print_help (fp);
+  hdd_profile_print_help (fp);
   fclose (fp);
   return text;
 }

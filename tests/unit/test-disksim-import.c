@@ -19,6 +19,7 @@
 #include "../../model/geometry.h"
 #include "../../model/inspect.h"
 #include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 #include "run-suite.h"
 

@@ -32,6 +32,7 @@
 #include "../../model/hdd.h"
 #include "../../model/geometry.h"
 #include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 #include "run-suite.h"
 

@@ -14,6 +14,7 @@
 #include "../../model/disksim_import.h"
 #include "../../model/hdd.h"
 #include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "run-suite.h"
 
 #include "test-disksim-files.h"

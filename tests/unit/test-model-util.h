@@ -13,6 +13,7 @@
 #include "../../model/hdd.h"
 #include "../../model/inspect.h"
 #include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 
 #define TM_FN static __attribute__ ((unused))
