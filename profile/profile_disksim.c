@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../model/disksim_import.h"
+#include "../disksim/disksim.h"
 #include "../model/params.h"
 #include "formats.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/disksim_import.h"
+#include "../disksim/disksim.h"
 #include "../profile/profile.h"
 #include "../sched/setup.h"
 

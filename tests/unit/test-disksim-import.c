@@ -14,7 +14,7 @@
 
 #include <check.h>
 
-#include "../../model/disksim_import.h"
+#include "../../disksim/drive.h"
 #include "../../model/hdd.h"
 #include "../../model/geometry.h"
 #include "../../model/inspect.h"

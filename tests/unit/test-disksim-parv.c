@@ -13,7 +13,7 @@
 
 #include <check.h>
 
-#include "../../model/disksim_parv.h"
+#include "../../disksim/parv.h"
 #include "run-suite.h"
 
 static char tmpdir[] = "/tmp/hddsim-test-parv-XXXXXX";

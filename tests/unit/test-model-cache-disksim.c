@@ -11,7 +11,7 @@
 
 #include <check.h>
 
-#include "../../model/disksim_import.h"
+#include "../../disksim/disksim.h"
 #include "../../model/hdd.h"
 #include "../../model/params.h"
 #include "../../profile/profile.h"

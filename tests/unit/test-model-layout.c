@@ -23,7 +23,7 @@
 #include "../../model/geometry.h"
 #include "../../model/seek.h"
 #include "../../model/mech.h"
-#include "../../model/disksim_import.h"
+#include "../../disksim/drive.h"
 
 static struct hdd_params *tparams;
 

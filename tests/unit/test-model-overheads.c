@@ -15,7 +15,7 @@
 #include "run-suite.h"
 #include "test-model-util.h"
 #include "../../model/geometry.h"
-#include "../../model/disksim_import.h"
+#include "../../disksim/disksim.h"
 
 #define DATA "tests/data/disksim/"
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disksim_import.h"
+#include "drive.h"
 
 struct ctx {
   char *err;

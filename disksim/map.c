@@ -45,9 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disksim_import.h"
-#include "params.h"
-#include "probe.h"
+#include "../model/params.h"
+#include "../model/probe.h"
+#include "drive.h"
 
 
 struct out {

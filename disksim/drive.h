@@ -1,27 +1,16 @@
-/* hddsim: DiskSim 4.0 drive specifications (.parv, .diskspecs) as
- * hddsim profiles.
- *
- * Two steps.  ds_drive_load reads the files (disksim_parv.h) and keeps
- * what decides one disk's timing as DiskSim defines it: the zone table
- * with its LBN mapping (spares, slips, defects), the seek function, the
- * cache and the per-command overheads.  Every key of the disk's blocks
- * is checked (type, range, required); keys of other components
- * (statistics, buses, controllers, the driver, synthetic workloads) are
- * ignored.  ds_drive_to_params then expresses that drive in struct
- * hdd_params, and refuses, naming the file, line and key, every value
- * whose timing the model cannot reproduce.
+/* hddsim: what DiskSim models of one disk (struct ds_drive), read from
+ * its specification by ds_drive_load (disksim.h).
  */
-#ifndef HDDSIM_DISKSIM_IMPORT_H
-#define HDDSIM_DISKSIM_IMPORT_H
+#ifndef HDDSIM_DISKSIM_DRIVE_H
+#define HDDSIM_DISKSIM_DRIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "disksim_parv.h"
-
-struct hdd_params;
+#include "disksim.h"
+#include "parv.h"
 
 /* ---- the layout (dm_layout_g1) ---- */
 
@@ -158,23 +147,4 @@ struct ds_drive {
   struct dsp_tree *tree;        /* the files' text: owns every dsp_where */
 };
 
-extern struct ds_drive *ds_drive_load (const char *path, char *err,
-                                       size_t errlen);
-extern void ds_drive_free (struct ds_drive *);
-
-/* Express d in *p (every field set).  On failure: -1, err holds the
- * first reason ("FILE:LINE: KEY = VALUE: why") and how many more there
- * are; if 'each' is not NULL it is called with every reason.
- */
-extern int ds_drive_to_params (const struct ds_drive *d, struct hdd_params *p,
-                               void (*each) (const char *why, void *),
-                               void *opaque, char *err, size_t errlen);
-
-/* Print every reason the model cannot take the drive, one a line
- * ("FILE:LINE: KEY = VALUE: why"), for a listing of what a drive
- * needs.  The number of reasons (0: it imports), or -1 if the files
- * do not load (the error printed).
- */
-extern int disksim_check_file (const char *path, FILE *fp);
-
-#endif /* HDDSIM_DISKSIM_IMPORT_H */
+#endif /* HDDSIM_DISKSIM_DRIVE_H */
