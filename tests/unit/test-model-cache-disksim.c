@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the DiskSim cache keys the model takes (the
- * cache section of model/disksim_map.c): the hand-made drive
+ * cache section of disksim/map_cache.c): the hand-made drive
  * tests/data/disksim/tiny.*, with its cache turned on, maps its
  * segment rules onto the cache-* parameters.
  */
