@@ -13,6 +13,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
+#include "../profile/profile.h"
 #include "config.h"
 #include "debug.h"
 #include "driver.h"
