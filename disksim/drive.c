@@ -134,6 +134,8 @@ ds_drive_load (const char *path, char *err, size_t errlen)
     read_disk (&c, d, disk);
   max_over (t, "disksim_bus", "Read block transfer time", &d->bus_xfer);
   max_over (t, "disksim_bus", "Write block transfer time", &d->bus_xfer);
+  max_over (t, "disksim_bus", "Read block transfer time", &d->bus_read);
+  max_over (t, "disksim_bus", "Write block transfer time", &d->bus_write);
   max_over (t, "disksim_ctlr", "Bulk sector transfer time", &d->ctlr_xfer);
   max_over (t, "disksim_ctlr", "Scale for delays", &d->ctlr_scale);
   max_over (t, "disksim_iodriver", "Constant access time",
