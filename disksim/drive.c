@@ -103,6 +103,7 @@ ds_drive_free (struct ds_drive *d)
     return;
   for (i = 0; i < d->layout.nzones; i++) {
     free (d->layout.zones[i].slips);
+    free (d->layout.zones[i].slips_file);
     free (d->layout.zones[i].defect);
     free (d->layout.zones[i].remap);
   }

@@ -125,8 +125,12 @@ map_cache (struct map_out *o, const struct ds_drive *d, struct hdd_params *p)
               "without caching is not modelled");
     map_need (o, &d->fast_write, "Fast write level", 0, "write-back without "
               "caching is not modelled");
-    p->cache_segments = 1;
-    p->cache_size = SECTOR;
+    /* DiskSim's controller still stages every transfer in the
+       segments (caching off only forgets them after): they keep their
+       number and size, and a write needs a write segment. */
+    map_write_segments (o, d, p);
+    map_set (o, p, d->write_segs.at, "Maximum number of write segments",
+             "write-segments", (uint64_t) d->write_segs.v, false);
     return;
   }
   p->cache = CACHE_WT;

@@ -186,6 +186,17 @@ overhead (const struct dctl *d, bool write, bool hit)
   return d->c.cmd[write][hit][!d->lastread];
 }
 
+/* The command overhead request n pays on arrival: the host's goes
+ * into its cost breakdown.
+ */
+static uint64_t
+charge (struct dctl *d, int n, uint64_t ov)
+{
+  if (n == d->host)
+    d->host_ov = ov;
+  return ov;
+}
+
 /* A read: ready to send what the buffer holds, or disconnect while the
  * media reads (disk_read_arrive).
  */
@@ -209,19 +220,19 @@ read_arrive (struct dctl *d, int n, struct dmsg *m)
               || (d->c.sneaky_partial && q->hit == HIT_PARTIAL)
               || (d->pendxfer == DCTL_NONE
                   && (d->effhda == DCTL_NONE || dseg_stopable (d, n)))))) {
+    uint64_t ov = overhead (d, false, q->hit != HIT_NOMATCH);
     m->cause = CAUSE_READY;
     d->curbus = n;
     if (s != DCTL_NONE) {
       dseg_set (d, n);
       d->seg[s].outstate = OUT_CONTACTING;
     }
-    dbus_send (d, m, overhead (d, false, q->hit != HIT_NOMATCH)
-                     + d->c.data_prep);
+    dbus_send (d, m, charge (d, n, ov) + d->c.data_prep);
     dhda_activate (d, n, false, true);
     return;
   }
   m->cause = CAUSE_DISCONNECT;
-  dbus_send (d, m, overhead (d, false, false)
+  dbus_send (d, m, charge (d, n, overhead (d, false, false))
                    + d->c.disc_read[d->lastread ? 0 : 1]);
   dhda_activate (d, n, true, true);
 }
@@ -248,13 +259,13 @@ write_arrive (struct dctl *d, int n, struct dmsg *m)
       q->overhead_done = d->now + d->c.xd_command + d->c.xd_seekdelta;
       d->extradisc = n;
       m->cause = CAUSE_DISCONNECT;
-      delay = d->c.xd_command + d->c.xd_disc1;
+      delay = charge (d, n, d->c.xd_command) + d->c.xd_disc1;
       if (s != DCTL_NONE)
         d->seg[s].outstate = OUT_IDLE;
     }
     else {
       m->cause = CAUSE_READY;
-      delay = overhead (d, true, fast) + d->c.data_prep;
+      delay = charge (d, n, overhead (d, true, fast)) + d->c.data_prep;
       if (s != DCTL_NONE)
         d->seg[s].outstate = OUT_CONTACTING;
     }
@@ -271,7 +282,7 @@ write_arrive (struct dctl *d, int n, struct dmsg *m)
      start the write (disk_write_arrive): its bus stays waiting for an
      answer that never comes.  hddsim disconnects, as with fast writes
      (docs/model.md). */
-  dbus_send (d, m, overhead (d, true, fast)
+  dbus_send (d, m, charge (d, n, overhead (d, true, fast))
                    + (fast ? d->c.disc_write : 0));
   dhda_activate (d, n, true, true);
 }
@@ -288,6 +299,10 @@ request_arrive (struct dctl *d, int n)
   d->effbus = n;
   q->queued = q->in_queue = true;
   dseg_select (d, n, true);
+  if (n == d->host)
+    d->host_whole_hit = q->read && q->hit == HIT_WHOLE;
+  TR (d, "arrive %s %ld %ld hit %d seg %d", q->read ? "R" : "W",
+      (long) q->blkno, (long) q->bcount, q->hit, q->seg);
   if (q->read)
     read_arrive (d, n, &m);
   else
@@ -315,9 +330,9 @@ dctl_idle (struct dctl *d, uint64_t t)
   d->now = max64 (d->now, to_ps (d, t));
 }
 
-/* DiskSim's own stops (a bus waiting for an answer that never comes,
- * the media stepping round without progress): hddsim gives up the
- * wait instead and completes the request at once.
+/* Nothing left to happen and the request not done: DiskSim's bus
+ * waiting for an answer that never comes (it would end the run there).
+ * hddsim completes the request at once.
  */
 static void
 unstick (struct dctl *d)
@@ -345,19 +360,15 @@ dctl_serve (struct dctl *d, bool read, int64_t lba, int64_t n, uint64_t t,
   d->host = r;
   d->host_done = false;
   d->positioned = false;
-  d->first_seek = d->first_latency = d->seek_cyls = 0;
-  d->livelock = false;
+  d->first_seek = d->first_latency = d->seek_cyls = d->host_ov = 0;
+  d->host_whole_hit = false;
   if (d->c.per_request)
     dctl_schedule (d, at + d->c.per_request, EV_ARRIVE, r, NULL);
   else
     request_arrive (d, r);
-  while (!d->host_done) {
-    run (d, 0, true);
-    if (!d->host_done && (d->nev == 0 || d->livelock))
-      unstick (d);
-    if (d->livelock)
-      break;
-  }
+  run (d, 0, true);
+  if (!d->host_done)
+    unstick (d);
   d->host = DCTL_NONE;
   service = d->host_at - at;
   d->anchor_ps = d->host_at;
@@ -368,9 +379,11 @@ dctl_serve (struct dctl *d, bool read, int64_t lba, int64_t n, uint64_t t,
     c->rot_ns = d->first_latency == UINT64_MAX ? 0
       : min64 (d->first_latency / PS_PER_NS, ns - c->seek_ns);
     c->seek_cylinders = d->seek_cyls;
-    c->overhead_ns = 0;
-    c->xfer_ns = ns - c->seek_ns - c->rot_ns;
-    c->cache_hit = !d->positioned;
+    c->overhead_ns = min64 ((d->c.per_request + d->host_ov
+                             + d->c.complete[read ? 0 : 1]) / PS_PER_NS,
+                            ns - c->seek_ns - c->rot_ns);
+    c->xfer_ns = ns - c->seek_ns - c->rot_ns - c->overhead_ns;
+    c->cache_hit = d->host_whole_hit || !d->positioned;
   }
   return d->anchor_ns - t;
 }
@@ -445,7 +458,7 @@ conf_cache (struct dctl_conf *c, const struct hdd_params *p)
   c->contread = p->readahead == 0 ? 0 : contread[p->ra_until];
   c->ra_min = (int64_t) (p->ds.ra_min / SECTOR);
   c->ra_max = (int64_t) (p->ds.ra_max / SECTOR);
-  c->keep = (int) p->ds.keep - 1;
+  c->keep = p->ds.keep == RAOVER_DROP ? -1 : p->ds.keep;
   c->ra_idle_hit = p->ra_on_hit != 0;
   c->read_free = p->read_free != 0;
   c->almost = p->ra_hits == RAHITS_ALMOST;
@@ -484,13 +497,15 @@ conf_bus (struct dctl_conf *c, const struct hdd_params *p)
 
 void
 dctl_init (struct dctl *d, const struct hdd_params *p, const struct geom *g,
-           const struct seek_curve *seek)
+           const struct seek_curve *seek, const struct dlay *lay)
 {
   int i;
 
   memset (d, 0, sizeof *d);
+  d->p = p;
   d->g = g;
   d->seek = seek;
+  d->lay = lay;
   /* DiskSim's rotatetime: dm_time_dtoi (1000.0 / (rpm / 60.0)) ps. */
   d->c.period = (uint64_t) (1000.0 / ((double) p->rpm / 60.0) * 1e9);
   d->c.head_switch = ns_ps (p->head_switch);

@@ -42,6 +42,14 @@ max_i64 (int64_t a, int64_t b)
   return a > b ? a : b;
 }
 
+#ifdef DCTL_TRACE
+#include <stdio.h>
+#define TR(d, ...) (fprintf (stderr, "%15.6f ", (double) (d)->now / 1e9), \
+                    fprintf (stderr, __VA_ARGS__), fputc ('\n', stderr))
+#else
+#define TR(d, ...) ((void) 0)
+#endif
+
 #define DCTL_SEGS_MAX 64
 #define DCTL_REQS_MAX 16
 #define DCTL_EVENTS_MAX 32
@@ -156,8 +164,16 @@ struct dev {
   struct dmsg msg;
 };
 
+/* DiskSim's g1 layout's bands (dctl_layout.c), fixed once built. */
+struct dlay {
+  unsigned nbands;
+  int64_t first[ZONES_MAX], blks[ZONES_MAX];
+  unsigned slip0[ZONES_MAX], nslip[ZONES_MAX];
+};
+
 struct dctl {
   struct dctl_conf c;
+  const struct hdd_params *p;   /* the drive's, never changed */
   const struct geom *g;
   const struct seek_curve *seek;
   uint64_t now;                 /* ps (DiskSim's simtime) */
@@ -188,12 +204,15 @@ struct dctl {
   unsigned spins;               /* steps since the arm last changed hands */
   bool livelock;                /* DiskSim's fpcheck would have stopped */
   uint64_t seek_stop;
+  const struct dlay *lay;        /* DiskSim's bands, built once */
   /* The host's request: its end, once the completion is in. */
   int host;
   bool host_done;
   uint64_t host_at;
-  /* Its first positioning, for the cost breakdown. */
-  bool positioned;
+  /* Its first positioning and command overhead, for the cost
+     breakdown. */
+  bool positioned, host_whole_hit;
+  uint64_t host_ov;
   uint64_t first_seek, first_latency, seek_cyls;
   /* hddsim's clock against ours: the last completion, in both. */
   uint64_t anchor_ns, anchor_ps;
@@ -204,7 +223,8 @@ struct dctl {
 
 /* ---- dctl.c ---- */
 extern void dctl_init (struct dctl *, const struct hdd_params *,
-                       const struct geom *, const struct seek_curve *);
+                       const struct geom *, const struct seek_curve *,
+                       const struct dlay *);
 /* Serve a read or write of n blocks at lba arriving at t (ns); the
  * service time in ns.
  */
@@ -240,13 +260,24 @@ extern uint32_t dmech_angle (const struct dctl *, uint64_t cyl,
                              uint64_t head, uint64_t sector);
 extern uint64_t dmech_latency (const struct dctl *, uint32_t theta,
                                uint64_t cyl, uint64_t head, uint64_t sector);
-/* Where a block lies: cylinder, head, physical sector; remapped. */
-extern void dmech_locate (const struct dctl *, int64_t lba, uint64_t *cyl,
-                          uint64_t *head, uint64_t *sector, bool *remapped);
-/* The track's first and last blocks. */
-extern void dmech_track (const struct dctl *, uint64_t cyl, uint64_t head,
-                         int64_t *first, int64_t *last);
-extern uint64_t dmech_spt (const struct dctl *, int64_t lba);
+
+/* ---- dctl_layout.c: DiskSim's g1 layout, as its code maps ---- */
+extern struct dlay *dlay_new (const struct hdd_params *);
+/* Where a block lies (dm_translate_ltop): cylinder, head, physical
+ * sector on the track; remapped to a defect's replacement.
+ */
+extern void dlay_ltop (const struct dctl *, int64_t lba, uint64_t *cyl,
+                       uint64_t *head, uint64_t *sector, bool *remapped);
+/* The sectors per track of a block's band (dm_get_sectors_lbn). */
+extern uint64_t dlay_spt (const struct dctl *, int64_t lba);
+/* The block at a physical sector, or -1 (slipped, spare), -2
+ * (remapped); *remap: the sector is a defect's replacement.
+ */
+extern int64_t dlay_ptol (const struct dctl *, uint64_t cyl, uint64_t head,
+                          uint64_t sector, bool *remap);
+/* The track's first and last blocks (negative: none). */
+extern void dlay_track (const struct dctl *, uint64_t cyl, uint64_t head,
+                        int64_t *first, int64_t *last);
 
 /* ---- dctl_seg.c: the buffer ---- */
 extern int dseg_select (struct dctl *, int r, bool set_extradisc);

@@ -49,7 +49,7 @@ initiate_seek (struct dctl *d, int s, bool first, uint64_t delay,
 
   a->type = ACC_NONE;
   sg->time = d->now + delay;
-  dmech_locate (d, a->blkno, &cyl, &head, &sector, &remapped);
+  dlay_ltop (d, a->blkno, &cyl, &head, &sector, &remapped);
   dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
   a->cause = (int64_t) sector;
   seek = dmech_seek (d, cyl, head, a->read);
@@ -70,6 +70,7 @@ initiate_seek (struct dctl *d, int s, bool first, uint64_t delay,
   }
   a->type = ACC_SEEKDONE;
   dctl_schedule (d, a->time, EV_ACCESS, s, NULL);
+  TR (d, "seek to %ld (%lu cyl) seek %.6f start %.6f", (long) a->blkno, (unsigned long) dist, seek / 1e9, sg->time / 1e9);
   return true;
 }
 
@@ -84,7 +85,7 @@ seekdone (struct dctl *d, int s)
   uint32_t theta;
   bool remapped;
 
-  dmech_locate (d, a->blkno, &cyl, &head, &sector, &remapped);
+  dlay_ltop (d, a->blkno, &cyl, &head, &sector, &remapped);
   d->cyl = cyl;
   d->head = head;
   a->time = d->now;
@@ -93,7 +94,9 @@ seekdone (struct dctl *d, int s)
     dhda_release (d, d->effhda);
     return;
   }
-  dmech_track (d, cyl, head, &first, &last);
+  dlay_track (d, cyl, head, &first, &last);
+  if (a->blkno < first || a->blkno > last)
+    TR (d, "DISKSIM-FAIL seekdone %ld not in %ld-%ld", (long) a->blkno, (long) first, (long) last);
   d->track_low = first;
   d->track_high = last;
   sg->time = d->now;
@@ -103,8 +106,10 @@ seekdone (struct dctl *d, int s)
     d->first_latency = lat;
   a->time = sg->time + lat;
   d->immedstart = d->immedend = last + 1;
+  a->blkno = dlay_ptol (d, cyl, head, (uint64_t) a->cause, &remapped);
   a->type = ACC_SECTOR;
   a->bcount = 0;
+  TR (d, "seekdone blk %ld track %ld-%ld latency %.6f", (long) a->blkno, (long) first, (long) last, lat / 1e9);
   dctl_schedule (d, a->time, EV_ACCESS, s, NULL);
 }
 
@@ -118,7 +123,7 @@ block_passed (struct dctl *d, int64_t blkno)
   uint64_t cyl, head, sector;
   bool remapped;
 
-  dmech_locate (d, b, &cyl, &head, &sector, &remapped);
+  dlay_ltop (d, b, &cyl, &head, &sector, &remapped);
   return remapped ? -1 : b;
 }
 
@@ -175,18 +180,31 @@ turn_platter (struct dctl *d, struct dseg *sg, bool first_step)
 /* The head enters the next block of the track (or, past the
  * request's blocks on it, the next track). */
 static void
-next_step (struct dctl *d, int s, int n, int64_t entering)
+next_step (struct dctl *d, int s, int n)
 {
   struct dseg *sg = &d->seg[s];
   struct daccess *a = &sg->acc;
-  uint64_t cyl, head, sector;
+  uint64_t cyl, head, sector, under = (uint64_t) a->cause;
+  int64_t entering, here = a->blkno;
   bool remapped;
 
   a->blkno = a->blkno < d->track_high ? a->blkno + 1 : d->track_low;
-  dmech_locate (d, a->blkno, &cyl, &head, &sector, &remapped);
+  dlay_ltop (d, a->blkno, &cyl, &head, &sector, &remapped);
   a->cause = (int64_t) sector;
+  /* The block DiskSim takes the head to be entering: its own mapping
+     back of the sector under it. */
+  entering = dlay_ptol (d, d->cyl, d->head, under, &remapped);
+  if (remapped)
+    entering = -1;
+  /* Where DiskSim's two mappings disagree (a zone's slips listed out of
+     order, dctl_layout.c), its ptol may call the sector of a block
+     unmapped: DiskSim can then never transfer that block and stops
+     (its fpcheck).  hddsim takes the block its ltop put there. */
+  if (entering == -1 && !remapped)
+    entering = here;
+  TR (d, " NEXT blk %ld cause %ld currcause %ld (under %lu cyl %lu head %lu)", (long) a->blkno, (long) a->cause, (long) entering, (unsigned long) under, (unsigned long) d->cyl, (unsigned long) d->head);
   sg->time = d->now;
-  a->time = d->now + dmech_xfertime (d, dmech_spt (d, d->track_low), 1);
+  a->time = d->now + dmech_xfertime (d, dlay_spt (d, d->track_low), 1);
   a->bcount = 1;
   if (((d->c.read_direct || !a->read)
        && !dseg_block_available (d, s, entering)) || entering < 0)
@@ -204,11 +222,14 @@ sector_done (struct dctl *d, int s)
   struct daccess *a = &sg->acc;
   struct dreq *e = &d->req[n];
   int64_t next = d->track_high + 1, firstblk, lastblk;
-  int64_t cur = block_passed (d, a->blkno), entering = a->blkno;
+  int64_t cur = block_passed (d, a->blkno);
   uint64_t step_start = sg->time;
 
-  if (++d->spins > SPINS_MAX)
+  if (++d->spins > SPINS_MAX) {
+    if (!d->livelock)
+      TR (d, "DISKSIM-FAIL fpcheck");
     d->livelock = true;
+  }
   if (cur < 0 && a->bcount)
     a->bcount = 2;
   turn_platter (d, sg, a->bcount == 0);
@@ -223,7 +244,16 @@ sector_done (struct dctl *d, int s)
     firstblk = e->inblkno;
     lastblk = min_i64 (sg->end, next);
   }
-  if (a->bcount == 1) {
+  TR (d, " SD blk %ld cur %ld bcount %d first %ld last %ld seg [%ld,%ld) state %d bg %d maxra %ld minra %ld", (long) a->blkno, (long) cur, a->bcount, (long) firstblk, (long) lastblk, (long) sg->start, (long) sg->end, sg->state, a->background, (long) sg->maxra, (long) sg->minra);
+  if (d->livelock) {
+    /* DiskSim 4.0 stops here (its fpcheck: the head has stepped round
+       this long without a block it could take, where its mappings
+       disagree): hddsim lets the access have what it waits for. */
+    firstblk = max_i64 (firstblk, lastblk);
+    d->livelock = false;
+    d->spins = 0;
+  }
+  else if (a->bcount == 1) {
     if (cur == firstblk) {
       if (sg->state != SEG_READING)
         dctl_report_write (d, cur, step_start, d->now);
@@ -251,7 +281,7 @@ sector_done (struct dctl *d, int s)
       dhda_release (d, n);
     return;
   }
-  next_step (d, s, n, entering);
+  next_step (d, s, n);
 }
 
 static bool
@@ -400,6 +430,8 @@ dhda_release (struct dctl *d, int r)
   bool release = false, free_it = false;
   bool shared = sg->reqs != DCTL_NONE && d->req[sg->reqs].seg_next != DCTL_NONE;
 
+  TR (d, "release %d io %d seg %d [%ld,%ld)", r, q->io, s, (long) sg->start, (long) sg->end);
+
   if (!q->io) {                 /* a read-ahead alone */
     release = free_it = true;
     sg->state = d->c.cache || shared ? SEG_CLEAN : SEG_EMPTY;
@@ -445,6 +477,7 @@ stop_access (struct dctl *d)
   int e = d->effhda, s = d->req[e].seg;
   struct dseg *sg = &d->seg[s];
   bool shared = d->req[sg->reqs].seg_next != DCTL_NONE;
+  TR (d, "stop_access %d", e);
   bool recv = (d->req[e].flags & RQ_COMPL_RECV) != 0;
 
   if (sg->acc.type != ACC_NONE) {
@@ -667,6 +700,7 @@ dhda_check (struct dctl *d, int r, bool check_bus)
   if (d->effhda == DCTL_NONE)
     return;
   n = d->effhda;
+  TR (d, "check_hda effhda %d io %d seg %d", n, d->req[n].io, d->req[n].seg);
   if (d->req[n].seg == DCTL_NONE) {
     /* DiskSim asserts a segment here; give the arm back. */
     d->req[n].flags &= ~RQ_HDA_OWNED;

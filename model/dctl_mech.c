@@ -110,36 +110,3 @@ dmech_seek (const struct dctl *d, uint64_t cyl, uint64_t head, bool read)
     return 0;                   /* refused by the importer */
   return t + (uint64_t) d->c.write_delta;
 }
-
-void
-dmech_locate (const struct dctl *d, int64_t lba, uint64_t *cyl,
-              uint64_t *head, uint64_t *sector, bool *remapped)
-{
-  struct loc l;
-
-  geom_locate (d->g, (uint64_t) lba, &l);
-  *cyl = l.cyl;
-  *head = l.head;
-  *sector = l.sector;
-  *remapped = l.remapped;
-}
-
-uint64_t
-dmech_spt (const struct dctl *d, int64_t lba)
-{
-  struct loc l;
-
-  geom_locate (d->g, (uint64_t) lba, &l);
-  return l.spt;
-}
-
-/* The track's first and last blocks (dm_get_track_boundaries). */
-void
-dmech_track (const struct dctl *d, uint64_t cyl, uint64_t head,
-             int64_t *first, int64_t *last)
-{
-  uint64_t f = geom_track_lba (d->g, cyl, head);
-
-  *first = (int64_t) f;
-  *last = (int64_t) geom_track_end (d->g, f) - 1;
-}

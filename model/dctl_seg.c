@@ -136,10 +136,10 @@ dseg_max_readahead (struct dctl *d, int s, int r)
     int64_t first, last;
     bool remapped;
     int64_t at = min_i64 (endreq, (int64_t) d->g->sectors - 1);
-    dmech_locate (d, at, &cyl, &head, &sect, &remapped);
-    dmech_track (d, cyl, head, &first, &last);
+    dlay_ltop (d, at, &cyl, &head, &sect, &remapped);
+    dlay_track (d, cyl, head, &first, &last);
     if (d->seg[s].start < first)
-      return last + 1 + (int64_t) dmech_spt (d, q->blkno);
+      return last + 1 + (int64_t) dlay_spt (d, q->blkno);
     return last + 1;
   }
   if (d->c.ra_max)
@@ -594,7 +594,7 @@ stop_reading (struct dctl *d, int s)
     if (a->type == ACC_SEEKDONE) {
       uint64_t cyl, head, sector;
       bool remapped;
-      dmech_locate (d, a->blkno, &cyl, &head, &sector, &remapped);
+      dlay_ltop (d, a->blkno, &cyl, &head, &sector, &remapped);
       a->cause = (int64_t) sector;
       a->time = sg->time + dmech_seek (d, cyl, head, a->read);
       d->cyl = cyl;

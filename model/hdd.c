@@ -64,6 +64,7 @@ struct hdd {
 
   /* controller=disksim: DiskSim's disk controller serves instead. */
   struct dctl dc;
+  struct dlay *dlay;            /* its bands (the scratch copy shares) */
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
@@ -967,8 +968,14 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
     return -1;
-  if (disksim_ctlr (d))
-    dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek);
+  if (disksim_ctlr (d)) {
+    d->dlay = dlay_new (&d->p);
+    if (!d->dlay) {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+    dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek, d->dlay);
+  }
   d->scratch = malloc (sizeof *d->scratch);
   if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1) {
     snprintf (err, errlen, "out of memory");
@@ -1020,6 +1027,7 @@ hdd_free (struct hdd *d)
       free (d->scratch);
     }
     cache_free (&d->cache);
+    free (d->dlay);
     layout_free (d->lay);
     free (d);
   }
