@@ -83,6 +83,32 @@
  * request after it to idle for, so counting it in its connection's sync
  * queue made cfq preempt async slices for it and idle on the emptied
  * queue after it.
+ *
+ * A drive that queues (ncq-depth > 1; drive_queue.h).  The engine asks
+ * for a request whenever the drive has a free slot, as Linux's SCSI
+ * and libata drivers take requests (elv_next_request) while the device
+ * has free tags; a round is formed each time the previous one has gone
+ * to the drive, so the active queue keeps the drive supplied a quantum
+ * at a time.  2.6.18 holds requests back on such a drive in three ways,
+ * and so does hddsim:
+ *   - the active queue, empty, with requests still on the drive: no
+ *     other queue is served and the idle window does not start until
+ *     they have completed (cfq_select_queue returns no queue while
+ *     cfq_cfqq_dispatched; the idle timer is armed in
+ *     cfq_completed_request);
+ *   - queueing detected (hw_tag: more than 4 requests on the drive at
+ *     once, cfq_activate_request), a seeky sync queue (mean seek
+ *     distance, Linux's decaying average of sectors between a request
+ *     and the last one queued, above 128K sectors: CIC_SEEKY) has no
+ *     idle window (cfq_update_idle_window);
+ *   - with queueing detected, a sync queue without an idle window ends
+ *     its slice after each dispatch round (__cfq_dispatch_requests), so
+ *     that the next queue's round follows at once.  2.6.18 does this on
+ *     any drive; hddsim, on a drive that does not queue, keeps such a
+ *     queue's slice, as it always has (the seeds' timelines).
+ * (2.6.18 also shortens the idle window of a seeky queue to 2 ms on any
+ * drive, cfq_arm_slice_timer; not modelled: it would change the
+ * timelines of a drive that does not queue.)
  */
 
 #include <assert.h>
@@ -192,6 +218,8 @@ struct cfqq {
   uint64_t last_done;           /* completion of its last request */
   uint64_t last_used;
   uint64_t ttime_samples, ttime_total, ttime_mean;
+  uint64_t last_pos;            /* sector after its last request queued */
+  uint64_t seek_samples, seek_total, seek_mean;   /* in sectors */
 };
 
 TAILQ_HEAD(cfqq_list, cfqq);
@@ -210,6 +238,8 @@ struct cfq_data {
   bool have_pos;
   uint64_t pos;                 /* end of the last request dispatched */
   struct req_list dispatch;     /* the round handed to the "driver" */
+  uint32_t in_driver;           /* picked (on the drive), not yet done */
+  bool hw_tag;                  /* the drive was seen to queue */
 };
 
 /* Queues are allocated once, so that a request never waits on (or
@@ -364,10 +394,39 @@ cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
   q->ttime_mean = (q->ttime_total + TTIME_ONE / 2) / q->ttime_samples;
 }
 
+/* Linux's seek distance (2.6.18's cfq_update_io_seektime): sectors
+ * from the end of the queue's last request to this one, clamped
+ * against the odd far seek, in the same decaying average as the think
+ * time.  A queue is seeky (CIC_SEEKY) when the mean exceeds 128K
+ * sectors (64 MiB).
+ */
+#define SECTOR_BYTES 512
+#define SEEKY_SECTORS (UINT64_C(128) * 1024)
+
+static void
+cfqq_update_seek (struct cfqq *q, const struct req *r)
+{
+  uint64_t sector = r->io.offset / SECTOR_BYTES, dist, cap;
+
+  if (!q->sync)
+    return;
+  dist = q->last_pos < sector ? sector - q->last_pos : q->last_pos - sector;
+  cap = q->seek_mean * 4 + (q->seek_samples <= 60 ? 2 * 1024 * 1024
+                            : 2 * 1024 * 64);
+  if (dist > cap)
+    dist = cap;
+  q->seek_samples = (7 * q->seek_samples + TTIME_ONE) / 8;
+  q->seek_total = (7 * q->seek_total + TTIME_ONE * dist) / 8;
+  q->seek_mean = (q->seek_total + q->seek_samples / 2) / q->seek_samples;
+  q->last_pos = req_end (r) / SECTOR_BYTES;
+}
+
 static bool
 cfqq_idle_window (const struct cfq_data *cfqd, const struct cfqq *q)
 {
   if (!q->sync || cfqd->tun.slice_idle == 0)
+    return false;
+  if (cfqd->hw_tag && q->seek_mean > SEEKY_SECTORS)
     return false;
   if (q->ttime_samples <= TTIME_VALID)
     return true;
@@ -424,6 +483,7 @@ cfq_add (void *data, struct req *r, uint64_t now)
   struct cfqq *q = cfqq_get (cfqd, r->conn, r->sync, now);
 
   cfqq_update_thinktime (cfqd, q, now);
+  cfqq_update_seek (q, r);
   r->policy_data = q;
   r->deadline = r->arrival + cfqq_expire (cfqd, q);
   RB_INSERT (req_tree, &q->sorted, r);
@@ -657,6 +717,8 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
   }
   if (n)
     cfqd->idling = false;
+  if (n && cfqd->hw_tag && q->sync && !cfqq_idle_window (cfqd, q))
+    expire (cfqd, now, false);  /* the next queue's round follows */
   return n;
 }
 
@@ -720,6 +782,17 @@ idle (struct cfq_data *cfqd, struct cfqq *q, uint64_t now, uint64_t *wake)
   return true;
 }
 
+/* A request leaves the dispatch round for the drive: 2.6.18 takes a
+ * drive that has held more than 4 at once for one that queues
+ * (cfq_activate_request's hw_tag).
+ */
+static void
+to_drive (struct cfq_data *cfqd)
+{
+  if (++cfqd->in_driver > 4)
+    cfqd->hw_tag = true;
+}
+
 static struct req *
 cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
           uint64_t *wake)
@@ -738,6 +811,7 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
     r = TAILQ_FIRST (&cfqd->dispatch);
     if (r) {
       TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
+      to_drive (cfqd);
       return r;
     }
     if (cfqd->preempt)
@@ -755,6 +829,9 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
     }
     if (dispatch_round (cfqd, q, hdd, now))
       continue;
+    /* Its requests still on the drive: wait for them (2.6.18). */
+    if (q->in_flight)
+      return NULL;
     if (idle (cfqd, q, now, wake))
       return NULL;
     /* Empty and not worth idling for: next. */
@@ -766,9 +843,10 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
 static void
 cfq_done (void *data, struct req *r, uint64_t now)
 {
+  struct cfq_data *cfqd = data;
   struct cfqq *q = r->policy_data;
 
-  (void) data;
+  cfqd->in_driver--;
   q->in_flight--;
   q->last_done = now;
   q->last_used = now;
