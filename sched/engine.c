@@ -497,6 +497,8 @@ decide (struct engine *e, uint64_t t)
     }
     assert (r->state == REQ_QUEUED);
     hand_to_drive (e, r, t);
+    if (is_flush (r))
+      break;                    /* nothing is handed over while it runs */
   }
   start_next (e, t);
 }
