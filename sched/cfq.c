@@ -88,27 +88,34 @@
  * for a request whenever the drive has a free slot, as Linux's SCSI
  * and libata drivers take requests (elv_next_request) while the device
  * has free tags; a round is formed each time the previous one has gone
- * to the drive, so the active queue keeps the drive supplied a quantum
- * at a time.  2.6.18 holds requests back on such a drive in three ways,
- * and so does hddsim:
- *   - the active queue, empty, with requests still on the drive: no
- *     other queue is served and the idle window does not start until
- *     they have completed (cfq_select_queue returns no queue while
- *     cfq_cfqq_dispatched; the idle timer is armed in
- *     cfq_completed_request);
+ * to the drive.  On such a drive hddsim's cfq holds requests back as
+ * Linux 2.6.23 does (its cfq_dispatch_requests, cfq_select_queue and
+ * cfq_update_idle_window, read in its source), not as 2.6.18: 2.6.18
+ * lets an async queue's rounds fill the drive while reads are on it,
+ * and the drive's firmware then serves the cached writes (no
+ * positioning) before the reads, up to its aging bound (measured:
+ * bench/ncq-writer-readers.sh, readers' p99 2.4 s under cfq as under
+ * fifo); Linux added the rules below between 2.6.19 and 2.6.23 for
+ * drives that queue.  Each needs requests on the drive when a round is
+ * formed, which a drive that does not queue never has there, so the
+ * timelines of ncq-depth=1 are 2.6.18's as before:
+ *   - an async queue dispatches nothing while a sync request is on the
+ *     drive (sync_flight);
+ *   - a queue with cfq-quantum requests dispatched (in its round or on
+ *     the drive) gets no new round while another queue has requests
+ *     waiting, nor past 4 quanta alone;
+ *   - the active queue, empty, with requests still on the drive, keeps
+ *     the drive (no other queue is served) only if it would be idled
+ *     for; its idle window starts when they have completed;
  *   - queueing detected (hw_tag: more than 4 requests on the drive at
  *     once, cfq_activate_request), a seeky sync queue (mean seek
  *     distance, Linux's decaying average of sectors between a request
- *     and the last one queued, above 128K sectors: CIC_SEEKY) has no
- *     idle window (cfq_update_idle_window);
- *   - with queueing detected, a sync queue without an idle window ends
- *     its slice after each dispatch round (__cfq_dispatch_requests), so
- *     that the next queue's round follows at once.  2.6.18 does this on
- *     any drive; hddsim, on a drive that does not queue, keeps such a
- *     queue's slice, as it always has (the seeds' timelines).
- * (2.6.18 also shortens the idle window of a seeky queue to 2 ms on any
- * drive, cfq_arm_slice_timer; not modelled: it would change the
- * timelines of a drive that does not queue.)
+ *     and the end of the last one queued, above 8K sectors: 2.6.23's
+ *     CIC_SEEKY) has no idle window.
+ * (2.6.18 and 2.6.23 also shorten the idle window of a seeky queue on
+ * any drive, and 2.6.23 starts a slice at its first completion; not
+ * modelled: either would change the timelines of a drive that does not
+ * queue.)
  */
 
 #include <assert.h>
@@ -239,6 +246,8 @@ struct cfq_data {
   uint64_t pos;                 /* end of the last request dispatched */
   struct req_list dispatch;     /* the round handed to the "driver" */
   uint32_t in_driver;           /* picked (on the drive), not yet done */
+  uint32_t sync_flight;         /* sync requests in the round or on the
+                                   drive, not yet done */
   bool hw_tag;                  /* the drive was seen to queue */
 };
 
@@ -394,14 +403,14 @@ cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
   q->ttime_mean = (q->ttime_total + TTIME_ONE / 2) / q->ttime_samples;
 }
 
-/* Linux's seek distance (2.6.18's cfq_update_io_seektime): sectors
- * from the end of the queue's last request to this one, clamped
- * against the odd far seek, in the same decaying average as the think
- * time.  A queue is seeky (CIC_SEEKY) when the mean exceeds 128K
- * sectors (64 MiB).
+/* Linux's seek distance (cfq_update_io_seektime, alike in 2.6.18 and
+ * 2.6.23): sectors from the end of the queue's last request to this
+ * one, clamped against the odd far seek, in the same decaying average
+ * as the think time.  A queue is seeky (2.6.23's CIC_SEEKY) when the
+ * mean exceeds 8K sectors (4 MiB).
  */
 #define SECTOR_BYTES 512
-#define SEEKY_SECTORS (UINT64_C(128) * 1024)
+#define SEEKY_SECTORS (UINT64_C(8) * 1024)
 
 static void
 cfqq_update_seek (struct cfqq *q, const struct req *r)
@@ -540,6 +549,7 @@ cfq_remove (void *data, struct req *r)
   if (in_dispatch (cfqd, r)) {     /* at most a quantum to look through */
     TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
     q->in_flight--;
+    cfqd->sync_flight -= q->sync;
     return;
   }
   queue_del (cfqd, r);
@@ -672,6 +682,7 @@ static void
 hand_to_driver (struct cfq_data *cfqd, struct cfqq *q, struct req *r)
 {
   q->in_flight++;
+  cfqd->sync_flight += q->sync;
   queue_del (cfqd, r);
   TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
   cfqd->have_pos = true;
@@ -717,8 +728,6 @@ dispatch_round (struct cfq_data *cfqd, struct cfqq *q, const struct hdd *hdd,
   }
   if (n)
     cfqd->idling = false;
-  if (n && cfqd->hw_tag && q->sync && !cfqq_idle_window (cfqd, q))
-    expire (cfqd, now, false);  /* the next queue's round follows */
   return n;
 }
 
@@ -782,9 +791,28 @@ idle (struct cfq_data *cfqd, struct cfqq *q, uint64_t now, uint64_t *wake)
   return true;
 }
 
-/* A request leaves the dispatch round for the drive: 2.6.18 takes a
- * drive that has held more than 4 at once for one that queues
- * (cfq_activate_request's hw_tag).
+/* 2.6.23's checks before a round (cfq_dispatch_requests): an async
+ * queue waits while sync requests are on the drive; a queue with a
+ * quantum dispatched waits while others have requests, or at 4 quanta.
+ * Neither can hold on a drive that does not queue: a round is formed
+ * only once the last has completed.
+ */
+static bool
+may_dispatch (const struct cfq_data *cfqd, const struct cfqq *q)
+{
+  uint64_t quantum = cfqd->tun.quantum;
+
+  if (!q->sync && cfqd->sync_flight)
+    return false;
+  if (q->in_flight >= quantum
+      && (!TAILQ_EMPTY (&cfqd->rr) || q->in_flight >= 4 * quantum))
+    return false;
+  return true;
+}
+
+/* A request leaves the dispatch round for the drive: a drive that has
+ * held more than 4 at once is one that queues (cfq_activate_request's
+ * hw_tag).
  */
 static void
 to_drive (struct cfq_data *cfqd)
@@ -827,10 +855,13 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
       expire (cfqd, now, false);
       continue;
     }
+    if (q->queued && !may_dispatch (cfqd, q))
+      return NULL;
     if (dispatch_round (cfqd, q, hdd, now))
       continue;
-    /* Its requests still on the drive: wait for them (2.6.18). */
-    if (q->in_flight)
+    /* Its requests still on the drive: wait for them if it would be
+       idled for (2.6.23's cfq_select_queue). */
+    if (q->in_flight && cfqq_idle_window (cfqd, q))
       return NULL;
     if (idle (cfqd, q, now, wake))
       return NULL;
@@ -847,6 +878,7 @@ cfq_done (void *data, struct req *r, uint64_t now)
   struct cfqq *q = r->policy_data;
 
   cfqd->in_driver--;
+  cfqd->sync_flight -= q->sync;
   q->in_flight--;
   q->last_done = now;
   q->last_used = now;

@@ -235,11 +235,12 @@ START_TEST (test_flush_not_queued)
 }
 END_TEST
 
-/* cfq holds back what it does not hand the drive (2.6.18): fixed 5 ms
+/* cfq holds back what it does not hand the drive: fixed 5 ms
  * services, depth 8.  Connection 1 reads at 0, 1, 2, 3 MiB, connection
  * 2 at 100 MiB, all at 0.  cfq's active queue (1) hands the drive its
- * four and then waits for them (done 5, 10, 15, 20) before its idle
- * window (8 ms, no think time known yet): connection 2's read goes to
+ * four and then, empty, waits for them (done 5, 10, 15, 20: 2.6.23
+ * keeps the drive for a queue it would idle for) and its idle window
+ * (8 ms, no think time known yet): connection 2's read goes to
  * the drive at 28 ms.  fifo hands it over at 0, the drive serving it
  * fifth (positioning 0 for all: the oldest first).
  */
@@ -260,18 +261,19 @@ START_TEST (test_cfq_holds_back)
 }
 END_TEST
 
-/* On a drive seen to queue (more than 4 requests on it at once: 2.6.18's
- * hw_tag), a seeky sync queue has no idle window and ends its slice
- * after its round.  Fixed 5 ms services, depth 8: connection 1 reads
- * six places 200 MiB apart at 0 (seeky: mean seek far above 64 MiB),
- * all handed to the drive at once (hw_tag from then on), done at 30 ms;
- * not idled for, its slice ends then.  At 50 ms it reads six places
- * again, connection 2 once at 51 ms: connection 1's slice ends with its
- * round, and connection 2's read goes to the drive on arrival, at
- * 51 ms.  With ncq-depth=4 the drive never holds more than 4: no
- * hw_tag, connection 1 is idled for (8 ms after 30) and keeps its slice
- * from 50 ms, its six reads done at 80 ms, then idled for again (its
- * think time not yet trusted): connection 2's read goes at 88 ms.
+/* On a drive seen to queue (more than 4 requests on it at once:
+ * hw_tag), a seeky sync queue has no idle window (2.6.23), so its slice
+ * ends once it is empty, whatever it has on the drive.  Fixed 5 ms
+ * services, depth 8: connection 1 reads six places 200 MiB apart at 0
+ * (seeky: mean seek far above 8K sectors), all handed to the drive at
+ * once (hw_tag from then on), done at 30 ms; not idled for, its slice
+ * ends then.  At 50 ms it reads six places again, connection 2 once at
+ * 51 ms: connection 1 is empty with six on the drive, not waited for,
+ * and connection 2's read goes to the drive on arrival, at 51 ms.  With
+ * ncq-depth=4 the drive never holds more than 4: no hw_tag, connection
+ * 1 is idled for (8 ms after 30) and keeps the drive from 50 ms, its
+ * six reads done at 80 ms, then idled for again (its think time not
+ * yet trusted): connection 2's read goes at 88 ms.
  */
 START_TEST (test_cfq_seeky_on_queueing_drive)
 {
@@ -285,6 +287,59 @@ START_TEST (test_cfq_seeky_on_queueing_drive)
   other = tdrv_at (d, 51 * MS, 2, IO_READ, 999 * MiB, 4 * KiB);
   tdrv_run_all (d);
   ck_assert_uint_eq (other->dispatch, (_i ? 88 * MS : 51 * MS));
+  tdrv_free (d);
+}
+END_TEST
+
+/* 2.6.23: an async queue dispatches nothing while a sync request is
+ * on the drive.  Fixed 5 ms services, depth 8, no idling
+ * (cfq-slice-idle=0): a read (connection 1) at 0 goes first; its queue
+ * empty, not idled for, the writer's async queue (connection 2, four
+ * writes at 0) gets the slice but waits for the read: its writes go to
+ * the drive at 5 ms.  fifo hands them over at 0.
+ */
+START_TEST (test_cfq_async_waits_for_sync)
+{
+  struct tdrv *d = tdrv_new (_i ? "fifo" : "cfq", "fixed", "5ms");
+  struct req *w;
+  unsigned i;
+
+  tdrv_set (d, "ncq-depth", "8");
+  tdrv_set (d, "cfq-slice-idle", "0");
+  tdrv_at (d, 0, 1, IO_READ, 0, 4 * KiB);
+  w = tdrv_at (d, 0, 2, IO_WRITE, 100 * MiB, 64 * KiB);
+  for (i = 1; i < 4; i++)
+    tdrv_at (d, 0, 2, IO_WRITE, 100 * MiB + i * 64 * KiB, 64 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (w->dispatch, (_i ? 0 : 5 * MS));
+  tdrv_free (d);
+}
+END_TEST
+
+/* 2.6.23: a queue with a quantum dispatched gets no new round while
+ * another queue waits.  Fixed 5 ms services, depth 32, cfq-quantum=2:
+ * connection 1 reads six places at 0, connection 2 once.  Rounds of
+ * two: r1, r2 at 0; at 5 ms (r1 done, one still dispatched) r3, r4; at
+ * 10 ms (r2 done) two still dispatched: no round; at 15 ms (r3 done)
+ * r5, r6.  Without the bound every round goes at 0.
+ */
+START_TEST (test_cfq_quantum_bounds_queue)
+{
+  struct tdrv *d = tdrv_new ("cfq", "fixed", "5ms");
+  struct req *r[6];
+  unsigned i;
+
+  tdrv_set (d, "ncq-depth", "32");
+  tdrv_set (d, "cfq-quantum", "2");
+  for (i = 0; i < 6; i++)
+    r[i] = tdrv_at (d, 0, 1, IO_READ, i * MiB, 4 * KiB);
+  tdrv_at (d, 0, 2, IO_READ, 100 * MiB, 4 * KiB);
+  tdrv_run_all (d);
+  ck_assert_uint_eq (r[1]->dispatch, 0);
+  ck_assert_uint_eq (r[2]->dispatch, 5 * MS);
+  ck_assert_uint_eq (r[3]->dispatch, 5 * MS);
+  ck_assert_uint_eq (r[4]->dispatch, 15 * MS);
+  ck_assert_uint_eq (r[5]->dispatch, 15 * MS);
   tdrv_free (d);
 }
 END_TEST
@@ -303,6 +358,8 @@ drive_queue_suite (void)
   tcase_add_test (tc, test_flush_not_queued);
   tcase_add_loop_test (tc, test_cfq_holds_back, 0, 2);
   tcase_add_loop_test (tc, test_cfq_seeky_on_queueing_drive, 0, 2);
+  tcase_add_loop_test (tc, test_cfq_async_waits_for_sync, 0, 2);
+  tcase_add_test (tc, test_cfq_quantum_bounds_queue);
   suite_add_tcase (s, tc);
   return s;
 }
