@@ -57,18 +57,13 @@ drive_positioning (const struct hdd *hdd, const struct io *io, uint64_t t)
   return c.seek_ns + c.rot_ns;
 }
 
-/* The held command that has waited ncq-max-wait by t, the oldest; NULL
- * if none has (or there is no bound).  The list is in the order
- * received, which is the order of dispatch times.
+/* Has the oldest held command, c, waited ncq-max-wait by t?  (The
+ * list is in the order received, which is the order of dispatch.)
  */
-static struct req *
-aged (const struct drive_queue *q, uint64_t t)
+static bool
+aged (const struct drive_queue *q, const struct req *c, uint64_t t)
 {
-  struct req *c = TAILQ_FIRST (&q->held);
-
-  if (q->rule.max_wait == 0 || !c || t - c->dispatch < q->rule.max_wait)
-    return NULL;
-  return c;
+  return q->rule.max_wait != 0 && t - c->dispatch >= q->rule.max_wait;
 }
 
 /* Among the ncq-lookahead oldest, the least positioning time at t;
@@ -100,17 +95,16 @@ shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t)
 struct req *
 drive_queue_next (struct drive_queue *q, const struct hdd *hdd, uint64_t now)
 {
-  struct req *c = aged (q, now);
+  struct req *c = TAILQ_FIRST (&q->held);
 
-  if (!c) {
-    c = TAILQ_FIRST (&q->held);
-    /* One held, or fifo: no estimate needed (it changes nothing). */
-    if (c && TAILQ_NEXT (c, drive_link) && q->rule.order == HDD_QUEUE_RPO)
-      c = shortest (q, hdd, now + drive_queue_overhead (q));
-  }
-  if (c) {
-    TAILQ_REMOVE (&q->held, c, drive_link);
-    q->nheld--;
-  }
+  if (!c)
+    return NULL;
+  /* One held, fifo, or the oldest aged: no estimate needed (an estimate
+     changes nothing). */
+  if (TAILQ_NEXT (c, drive_link) && q->rule.order == HDD_QUEUE_RPO
+      && !aged (q, c, now))
+    c = shortest (q, hdd, now + drive_queue_overhead (q));
+  TAILQ_REMOVE (&q->held, c, drive_link);
+  q->nheld--;
   return c;
 }

@@ -433,13 +433,8 @@ serve (struct engine *e, struct req *r, uint64_t t)
 static void
 start_next (struct engine *e, uint64_t t)
 {
-  struct req *c;
-
-  if (e->serving)
-    return;
-  c = drive_queue_next (&e->drive, e->hdd, t);
-  if (c)
-    serve (e, c, t);
+  if (!e->serving && e->drive.nheld > 0)
+    serve (e, drive_queue_next (&e->drive, e->hdd, t), t);
 }
 
 /* Hand r (a request, a command or a flush) to the drive at t.  A split
