@@ -11,8 +11,9 @@
 #        rwmixread=50, iodepth=8.
 # Records the reads' p50, p99 and p99.9 completion latency and the
 # writes' MB/s; the table goes to $OUTDIR/ncq-writer-readers.md
-# (docs/schedulers/) with each run's trace (gzipped) and a plot of
-# the queues of the last layout's runs.
+# (docs/schedulers/) with each run's trace (gzipped) and, for each
+# layout, a plot of head position and queues (2 s) of the PLOTTED
+# policies' runs (default fifo and cfq).
 #
 #   bench/ncq-writer-readers.sh
 #   POLICIES="fifo cfq" DEPTHS=32 LAYOUTS=two RUNTIME=10 bench/ncq-writer-readers.sh
@@ -27,6 +28,7 @@ source "$(dirname "$0")/sched-lib.sh"
 RUNTIME=${RUNTIME:-20}
 SIZE=${SIZE:-4G}
 DEPTHS=${DEPTHS:-1 32}
+PLOTTED=${PLOTTED:-fifo cfq}
 LAYOUTS=${LAYOUTS:-two one}
 PLOT=$TOP/tools/hddsim-plot
 
@@ -82,10 +84,12 @@ for layout in $LAYOUTS; do
       tail -1 "$TABLE"
       gzip -c "$TRACE" > "$OUTDIR/ncq-wr-$layout-$depth-$pol.csv.gz"
       cp "$TRACE" "$WORK/$layout-$depth-$pol.csv"
-      panels+=("$pol, ncq-depth $depth=$WORK/$layout-$depth-$pol.csv")
+      case " $PLOTTED " in *" $pol "*)
+        panels+=("$pol, ncq-depth $depth=$WORK/$layout-$depth-$pol.csv") ;;
+      esac
     done
   done
-  if command -v gnuplot >/dev/null; then
+  if [ ${#panels[@]} -gt 0 ] && command -v gnuplot >/dev/null; then
     "$PLOT" --queue -o "$OUTDIR/ncq-wr-$layout.png" --from 5 --to 7 \
       --unit GiB --title "writer and readers ($layout connection(s)), $PROFILE: 2 s" \
       "${panels[@]}" >/dev/null
