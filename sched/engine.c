@@ -1,5 +1,16 @@
 /* hddsim: the discrete-event engine (see engine.h).
  *
+ * Two levels.  The policy decides what to hand the drive and when; the
+ * drive holds up to its queue depth (ncq-depth=, 1 for a policy that is
+ * itself a firmware's rule, satf) and its firmware's rule picks what the
+ * actuator serves next (drive_queue.c).  The policy is asked whenever
+ * the drive has room: after a completion, at an arrival, when it asked
+ * to be woken.  When the actuator frees, the drive starts the command
+ * it picks among those it holds before the host hands it more.  With
+ * ncq-depth=1 the drive has room only when it is empty and idle, and
+ * the engine is the one-level engine it was: the policy picks what the
+ * actuator serves, at a completion or an arrival on an idle drive.
+ *
  * Flushes.  As Linux's blk-flush.c keeps flushes out of the elevators,
  * the engine keeps them out of the policies: a policy sees reads,
  * writes, zeroes and trims only.  NBD asks a flush to cover only the
