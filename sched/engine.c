@@ -25,7 +25,10 @@
  * no position of its own to sort by.  Requests of other connections,
  * and later requests of the same connection, are not held back by a
  * flush.  A held flush counts against qdepth like any request the
- * policy sees, so that admission stays in arrival order.
+ * policy sees, so that admission stays in arrival order.  A flush is
+ * not queued by the drive (ATA's FLUSH CACHE is not an NCQ command): a
+ * ready one waits for the drive to empty, and nothing is handed to the
+ * drive until it has run.
  *
  * Commands.  A drive takes at most max-transfer bytes in one command,
  * so a longer read, write or zero is served as consecutive commands of
