@@ -2,8 +2,8 @@
 """qemu-sampler: how a guest's QEMU fared on the host while it ran, so
 that a run knows when it was disturbed.
 
-  qemu-sampler.py sample PID OUT [--monitor SOCK] [--interval S]
-      Every S seconds (default 0.5) until process PID ends, one line of
+  qemu-sampler.py sample PID OUT CONSOLE CLOCK [--interval S]
+      Until process PID ends: every S seconds (default 0.5) one line of
       OUT (tab-separated, a header first):
         t        host time (s since the epoch)
         cpu_s    the process's CPU time (user + system, all its threads)
@@ -12,18 +12,20 @@ that a run knows when it was disturbed.
         load1    the host's 1-minute load average
         running  tasks running or runnable on the host (/proc/loadavg),
                  this sampler left out
-        lag_ms   with --monitor (QEMU's HMP socket, -icount only): how
-                 far the guest's clock is behind the host's, "info jit"'s
-                 "Host - Guest clock"; else empty
+      and, as they appear, the guest's console lines that carry its
+      clock ("hddsim-guest: [UPTIME] ...") from the file CONSOLE, each
+      stamped with the host's time as it arrives, into CLOCK:
+        t  guest_s  text
+      (an icount guest says "tick" each second of its clock, so that its
+      lag behind the host's can be followed: guest/init)
 
-  qemu-sampler.py summary SAMPLES CONSOLE QEMULOG START [WORKLOAD_S]
+  qemu-sampler.py summary SAMPLES CLOCK CONSOLE QEMULOG START [WORKLOAD_S]
       The run's figures, as metric,value,unit lines, over the guest's
-      timed part: from its "go" line (the start barrier) or, without
-      one, WORKLOAD_S (guest_workload_s) before its "workload finished
-      OK" line, to that line; both in the guest's clock, the uptime its
-      console lines carry.  START is when QEMU was started (host time).
-      The guest's clock is the host's since QEMU started, less lag_ms
-      when there is one (-icount: the guest may fall behind).
+      timed part: from its "go" line to its "workload finished OK" line
+      (without a "go" line, WORKLOAD_S, guest_workload_s, before the
+      latter), as the host stamped them (CLOCK); without stamps, the
+      CONSOLE's lines, the guest's uptime taken as host time after START,
+      when QEMU was started.
         host_qemu_cpu_s        QEMU's CPU time, whole run
         host_qemu_cpu_frac     its CPU time / wall time, timed part
         host_qemu_wait_frac    its run-queue wait / wall time, timed part:
@@ -32,23 +34,34 @@ that a run knows when it was disturbed.
         host_runnable_mean     tasks runnable on the host, mean over the
                                timed part (the guests' QEMUs included)
         host_load1             1-minute load average at its end
-        icount_lag_start_ms    (-icount) the guest's lag at its start
-        icount_lag_range_ms    (-icount) the lag's largest change within
-                               it (max - min): the guest's clock did not
-                               keep pace with the host's by this much
+        icount_lag_start_ms    (a ticking guest) how far its clock was
+                               behind the host's at the start, counted
+                               from its first console line
+        icount_lag_range_ms    (a ticking guest) the lag's largest change
+                               within the timed part (max - min): the
+                               guest's clock did not keep pace with the
+                               host's by this much
         qemu_late_warnings     QEMU's "guest is now late by" warnings,
         qemu_late_max_s        and the largest lag they gave (whole run;
                                -icount align=on prints them, at most one
                                each 2 s, in steps of 1 s)
+      The lag is read from the console rather than from QEMU's monitor:
+      its "info jit" walks every translated block and held QEMU's main
+      loop (the guest's I/O) for 30-44 ms a time on this host.
+      Precision: the guest's uptime has 10 ms steps, and the stamps come
+      late when the host starves this sampler too (so a lag is never
+      understated).
 """
 import glob
 import os
 import re
-import socket
+import subprocess
 import sys
+import threading
 import time
 
-HEADER = "t\tcpu_s\twait_s\tload1\trunning\tlag_ms"
+HEADER = "t\tcpu_s\twait_s\tload1\trunning"
+GUEST_LINE = re.compile(r"hddsim-guest: \[([0-9.]+)\] (.*)$")
 
 
 def proc_cpu(pid, tick):
@@ -77,63 +90,26 @@ def host_load():
     return float(w[0]), int(w[3].split("/")[0]) - 1
 
 
-class Monitor:
-    """QEMU's human monitor on a unix socket: 'info jit' for the lag.
-    Connected at the first sample that finds the socket (QEMU makes it
-    as it starts), so that a QEMU without one delays nothing."""
-
-    def __init__(self, path):
-        self.path, self.sock, self.gone = path, None, False
-
-    def connect(self):
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.settimeout(5)
-            s.connect(self.path)
-            self.sock = s
-            self.reply()
-        except OSError:
-            self.sock = None
-
-    def reply(self):
-        buf = b""
-        while not buf.endswith(b"(qemu) "):
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise OSError("monitor closed")
-            buf += chunk
-        return buf.decode(errors="replace")
-
-    def lag_ms(self):
-        if self.gone:
-            return ""
-        if not self.sock:
-            self.connect()
-            if not self.sock:
-                return ""
-        try:
-            self.sock.sendall(b"info jit\n")
-            m = re.search(r"Host - Guest clock\s+(-?\d+) ms", self.reply())
-            return m.group(1) if m else ""
-        except OSError:
-            # QEMU is ending: no lag from here on
-            self.sock, self.gone = None, True
-            return ""
+def stamp_console(console, out, follower):
+    """The guest's clock lines of the console as they arrive (tail -F, so
+    inotify's), each with the host's time."""
+    with open(out, "w") as f:
+        for raw in follower.stdout:
+            t = time.time()
+            m = GUEST_LINE.search(raw.decode(errors="replace").rstrip("\r\n"))
+            if m:
+                f.write("%.4f\t%s\t%s\n" % (t, m.group(1), m.group(2)))
+                f.flush()
 
 
 def sample(argv):
-    pid, out = int(argv[0]), argv[1]
-    mon_path, interval = None, 0.5
-    rest = argv[2:]
-    while rest:
-        if rest[0] == "--monitor":
-            mon_path, rest = rest[1], rest[2:]
-        elif rest[0] == "--interval":
-            interval, rest = float(rest[1]), rest[2:]
-        else:
-            sys.exit("qemu-sampler: unknown argument %s" % rest[0])
+    pid, out, console, clock = int(argv[0]), argv[1], argv[2], argv[3]
+    interval = float(argv[5]) if len(argv) > 5 and argv[4] == "--interval" else 0.5
     tick = os.sysconf("SC_CLK_TCK")
-    mon = Monitor(mon_path) if mon_path else None
+    follower = subprocess.Popen(["tail", "-n", "+1", "-F", console],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    stamper = threading.Thread(target=stamp_console, args=(console, clock, follower), daemon=True)
+    stamper.start()
     with open(out, "w") as f:
         f.write(HEADER + "\n")
         while True:
@@ -143,10 +119,14 @@ def sample(argv):
             except (OSError, IndexError, ValueError):
                 break
             load1, running = host_load()
-            lag = mon.lag_ms() if mon else ""
-            f.write("%.3f\t%.2f\t%.3f\t%.2f\t%d\t%s\n" % (t, cpu, wait, load1, running, lag))
+            f.write("%.3f\t%.2f\t%.3f\t%.2f\t%d\n" % (t, cpu, wait, load1, running))
             f.flush()
             time.sleep(interval)
+    # the console's last lines (QEMU has ended: it writes no more)
+    time.sleep(0.2)
+    follower.terminate()
+    follower.wait()
+    stamper.join(timeout=2)
 
 
 def read_samples(path):
@@ -155,33 +135,42 @@ def read_samples(path):
         next(f, None)
         for line in f:
             w = line.rstrip("\n").split("\t")
-            if len(w) < 6:
+            if len(w) < 5:
                 continue
             rows.append({"t": float(w[0]), "cpu": float(w[1]), "wait": float(w[2]),
-                         "load1": float(w[3]), "running": int(w[4]),
-                         "lag": float(w[5]) if w[5] else None})
+                         "load1": float(w[3]), "running": int(w[4])})
     return rows
 
 
-def timed_part(console, workload_s):
-    """(start, end) of the timed part in the guest's clock, or None."""
+def read_clock(path):
+    """[(host time, guest time, text)] of the stamped console lines."""
+    out = []
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.rstrip("\n").split("\t", 2)
+                if len(w) == 3:
+                    out.append((float(w[0]), float(w[1]), w[2]))
+    except OSError:
+        pass
+    return out
+
+
+def timed_part(lines, workload_s):
+    """(start, end) lines of the timed part: (host, guest) pairs, or None."""
     start = end = None
-    pat = re.compile(r"^hddsim-guest: \[([0-9.]+)\] (.*)$")
-    with open(console, errors="replace") as f:
-        for line in f:
-            m = pat.match(line.rstrip("\r\n"))
-            if not m:
-                continue
-            if m.group(2) == "go":
-                start = float(m.group(1))
-            elif m.group(2) == "workload finished OK":
-                end = float(m.group(1))
+    for h, g, text in lines:
+        if text == "go":
+            start = (h, g)
+        elif text == "workload finished OK":
+            end = (h, g)
     if end is None:
         return None
     if start is None:
         if workload_s is None:
             return None
-        start = end - workload_s
+        # the guest's clock back from the end; the host's the same way
+        start = (end[0] - workload_s, end[1] - workload_s)
     return start, end
 
 
@@ -201,18 +190,21 @@ def late_warnings(qemu_log):
 
 
 def summary(argv):
-    samples, console, qemu_log, start = argv[0], argv[1], argv[2], float(argv[3])
-    workload_s = float(argv[4]) if len(argv) > 4 and argv[4] not in ("", "NaN") else None
+    samples, clock, console, qemu_log = argv[0], argv[1], argv[2], argv[3]
+    start = float(argv[4])
+    workload_s = float(argv[5]) if len(argv) > 5 and argv[5] not in ("", "NaN") else None
     rows = read_samples(samples)
+    lines = read_clock(clock)
+    if not lines:
+        # no stamps: the guest's uptime as the host's time since START
+        lines = [(start + g, g, text) for g, text in console_lines(console)]
     out = []
     if rows:
         out.append(("host_qemu_cpu_s", "%.2f" % rows[-1]["cpu"], "s"))
-    part = timed_part(console, workload_s) if os.path.exists(console) else None
+    part = timed_part(lines, workload_s)
     if part:
-        # the guest's clock at each sample: the host's since QEMU started,
-        # less the lag when -icount let the guest fall behind
-        inside = [r for r in rows
-                  if part[0] <= r["t"] - start - (r["lag"] or 0) / 1000.0 <= part[1]]
+        (h0, g0), (h1, g1) = part
+        inside = [r for r in rows if h0 <= r["t"] <= h1]
         if len(inside) >= 2:
             a, b = inside[0], inside[-1]
             wall = b["t"] - a["t"]
@@ -220,28 +212,46 @@ def summary(argv):
             out.append(("host_qemu_wait_frac", "%.4f" % ((b["wait"] - a["wait"]) / wall), "fraction"))
             out.append(("host_runnable_mean", "%.2f" % (sum(r["running"] for r in inside) / len(inside)), "tasks"))
             out.append(("host_load1", "%.2f" % b["load1"], "load"))
-            lags = [r["lag"] for r in inside if r["lag"] is not None]
+        ticks = any(text == "tick" for _, _, text in lines)
+        if ticks:
+            # lag: how much more host time than guest time has passed
+            # since the guest's first console line
+            hf, gf = lines[0][0], lines[0][1]
+            lags = [(h - hf) - (g - gf) for h, g, _ in lines if g0 <= g <= g1]
             if lags:
-                out.append(("icount_lag_start_ms", "%.0f" % lags[0], "ms"))
-                out.append(("icount_lag_range_ms", "%.0f" % (max(lags) - min(lags)), "ms"))
-    # QEMU's own warnings, where it can give them (-icount align=on)
+                out.append(("icount_lag_start_ms", "%.0f" % (1000 * lags[0]), "ms"))
+                out.append(("icount_lag_range_ms", "%.0f" % (1000 * (max(lags) - min(lags))), "ms"))
     n, top = late_warnings(qemu_log)
-    if n or any(r["lag"] is not None for r in rows):
+    if n or any(text == "tick" for _, _, text in lines):
         out.append(("qemu_late_warnings", "%d" % n, "count"))
         out.append(("qemu_late_max_s", "%g" % top, "s"))
     for m, v, u in out:
         print("%s,%s,%s" % (m, v, u))
 
 
+def console_lines(path):
+    """[(guest time, text)] of a console file's clock lines."""
+    out = []
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = GUEST_LINE.search(line.rstrip("\r\n"))
+                if m:
+                    out.append((float(m.group(1)), m.group(2)))
+    except OSError:
+        pass
+    return out
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1] not in ("sample", "summary"):
         sys.exit(__doc__)
     if sys.argv[1] == "sample":
-        if len(sys.argv) < 4:
+        if len(sys.argv) < 6:
             sys.exit(__doc__)
         sample(sys.argv[2:])
     else:
-        if len(sys.argv) < 6:
+        if len(sys.argv) < 7:
             sys.exit(__doc__)
         summary(sys.argv[2:])
 

@@ -25,9 +25,6 @@ QEMU=${QEMU:-qemu-system-x86_64}
 # two busy loops (docs/repeatability.md).
 QEMU_CLOCK=${QEMU_CLOCK:-tcg}
 QEMU_CLOCK_DEFAULT_ICOUNT=icount3
-# QEMU_MONITOR: a unix socket for the guest's human monitor (the lag of
-# an icount guest, lib/qemu-sampler.py), or empty for none
-QEMU_MONITOR=''
 
 # kvm_usable: true where this user can open /dev/kvm
 kvm_usable() { [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; }
@@ -72,18 +69,17 @@ qemu_require() { command -v "$QEMU" >/dev/null || die "$QEMU not found (apt-get 
 # qemu_args GUEST CONSOLE RESULTS APPEND [SERIAL...]: the guest's QEMU
 # command line but its drives, in QEMU_ARGS: QEMU_CLOCK's accelerator,
 # one vCPU (with two the guest's TSC goes unsynchronised), 1 GiB, no
-# display, no reboot, the monitor on QEMU_MONITOR or none; ttyS0 into
-# the file CONSOLE, ttyS1 (the results) into the file RESULTS, each
-# SERIAL (a -serial spec) after them; the kernel and initramfs of the
-# built guest in folder GUEST, with the kernel command line
-# "console=ttyS0 panic=-1 mitigations=off APPEND"
+# display or monitor, no reboot; ttyS0 into the file CONSOLE, ttyS1 (the
+# results) into the file RESULTS, each SERIAL (a -serial spec) after
+# them; the kernel and initramfs of the built guest in folder GUEST,
+# with the kernel command line "console=ttyS0 panic=-1 mitigations=off
+# APPEND"
 qemu_args() {
-    local guest=$1 console=$2 results=$3 append=$4 serial monitor=none
+    local guest=$1 console=$2 results=$3 append=$4 serial
     shift 4
-    [ -z "$QEMU_MONITOR" ] || monitor="unix:$QEMU_MONITOR,server=on,wait=off"
     mapfile -t QEMU_ARGS < <(qemu_clock_args "$QEMU_CLOCK")
     QEMU_ARGS+=(-smp 1 -m 1G -nographic -nodefaults -no-user-config
-        -no-reboot -monitor "$monitor" -serial "file:$console" -serial "file:$results")
+        -no-reboot -monitor none -serial "file:$console" -serial "file:$results")
     for serial in "$@"; do QEMU_ARGS+=(-serial "$serial"); done
     QEMU_ARGS+=(-kernel "$guest/kernel" -initrd "$guest/initramfs.cpio"
         -append "console=ttyS0 panic=-1 mitigations=off $append")
