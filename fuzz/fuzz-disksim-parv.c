@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../profile/profile.h"
 #include "fuzz.h"
 
 void

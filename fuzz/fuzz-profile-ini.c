@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../profile/profile.h"
 #include "fuzz.h"
 
 void

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "cache.h"
+#include "geometry.h"
+#include "mech.h"
+#include "rotation.h"
 #include "../common/u64.h"
 
 /* One destage write covers at most 256 sectors (128 KiB), then the

@@ -14,8 +14,10 @@
 #ifndef HDDSIM_CACHE_H
 #define HDDSIM_CACHE_H
 
-#include "hdd_int.h"
 #include "extents.h"
+#include "layout.h"
+#include "mech.h"
+#include "params.h"
 
 struct cache_seg {
   uint64_t start, end;          /* cached LBAs [start, end) */

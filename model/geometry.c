@@ -31,7 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "geometry.h"
+#include "params.h"
+#include "rotation.h"
 
 typedef unsigned __int128 u128;
 

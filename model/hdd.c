@@ -21,8 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
 #include "cache.h"
+#include "extents.h"
+#include "geometry.h"
+#include "inspect.h"
+#include "layout.h"
+#include "mech.h"
+#include "params.h"
+#include "rotation.h"
+#include "seek.h"
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX

@@ -58,51 +58,16 @@ hdd_cost_total (const struct hdd_cost *c)
   return c->busy_ns + c->overhead_ns + c->seek_ns + c->rot_ns + c->xfer_ns;
 }
 
-/* Parameters: a profile's values, overridable one by one.  Defined by
- * the model; callers hold a pointer.
+/* Parameters: a drive's values, set one by one (profile/profile.h
+ * loads a whole profile).  Defined by the model (params.h); callers
+ * hold a pointer.
  */
 struct hdd_params;
 
 #define HDD_ERRLEN 256
 
-/* The default profile; NULL when out of memory. */
-extern struct hdd_params *hdd_params_new (void);
 extern struct hdd_params *hdd_params_copy (const struct hdd_params *);
 extern void hdd_params_free (struct hdd_params *);
-
-/* Built-in profiles: data only (model/profiles.c).  Each value keeps
- * its source, for --dump-plugin and the docs.
- */
-struct hdd_profile_value {
-  const char *key;
-  const char *value;
-  const char *source;
-};
-
-struct hdd_profile {
-  const char *name;
-  const char *description;
-  const struct hdd_profile_value *values;   /* NULL key terminates */
-  /* The drive's real command size (its source in the values'
-   * max-transfer entry): the built-in profiles default to 0
-   * (unlimited) until the split is measured in a guest (issue 16),
-   * and a user opts in with max-transfer= this.
-   */
-  const char *max_transfer_real;
-};
-
-/* The profile used when none is named. */
-#define HDD_PROFILE_DEFAULT "st340014a"
-
-extern const struct hdd_profile *const hdd_profile_list[]; /* NULL ends */
-extern const struct hdd_profile *hdd_profile_find (const char *name);
-
-/* Replace all values by a built-in profile (by name) or a profile file
- * (by its ending: ".ini"; any other name containing '/' is read as
- * INI).  -1 and err on error, naming the file, line and key for files.
- */
-extern int hdd_params_load_profile (struct hdd_params *, const char *name,
-                                    char *err, size_t errlen);
 
 /* Set one parameter (e.g. "rpm", "7200").  0 ok; -1 bad value (err
  * names key and value); 1 key unknown to the model.

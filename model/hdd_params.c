@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "layout.h"
+#include "params.h"
 #include "../common/param.h"
 
 #define FIELD(f) offsetof (struct hdd_params, f)
@@ -568,9 +569,6 @@ hdd_params_print_help (FILE *fp)
 {
   const enum param_style drive = PARAM_STYLE_PROFILE;
 
-  param_print_help_line (drive, "profile=NAME|PATH.ini",
-                         "drive profile (default " HDD_PROFILE_DEFAULT
-                         "; see the profiles list)", fp);
   param_print_help (hdd_param_table, fp);
   param_print_help_line (drive, "seek-table=D:T,D:T,...",
                          "measured seek times (cylinders:duration), "

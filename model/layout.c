@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hdd_int.h"
+#include "layout.h"
 #include "../common/u64.h"
 
 /* placement=spread cuts the image into n chunks placed at equal LBA

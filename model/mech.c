@@ -4,7 +4,8 @@
  * for how far the read-ahead stream has got.
  */
 
-#include "hdd_int.h"
+#include "mech.h"
+#include "rotation.h"
 #include "../common/u64.h"
 
 /* Positioning from the arm to a track: seek, or head switch. */

@@ -11,7 +11,7 @@
  * its sector to come round from wherever the platter is.
  */
 
-#include "hdd_int.h"
+#include "rotation.h"
 
 typedef unsigned __int128 u128;
 

@@ -27,7 +27,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "hdd_int.h"
+#include "geometry.h"
+#include "probe.h"
+#include "seek.h"
 #include "../common/param.h"
 
 #define BINS 128

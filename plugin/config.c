@@ -16,6 +16,7 @@
 #include <nbdkit-plugin.h>
 
 #include "../common/param.h"
+#include "../profile/profile.h"
 #include "config.h"
 #include "powercut.h"
 #include "realtime.h"
@@ -181,7 +182,7 @@ config_help_text (void)
   param_print_help (plugin_params, fp);
   setup_print_help (fp);
   fputs ("Drive parameters (override the profile's):\n", fp);
-  hdd_params_print_help (fp);
+  hdd_profile_print_help (fp);
   fclose (fp);
   return text;
 }

@@ -59,7 +59,7 @@ struct handback;
  *
  * With powercut= the data of writes, zeroes and trims reaches the
  * image when the model serves the request, in the order it serves
- * them (media.h), under the driver's lock: data() then runs in
+ * them (preimage.h), under the driver's lock: data() then runs in
  * whichever thread dispatches it.  A write or zero split into commands
  * (max-transfer=) reaches it command by command, each part as the
  * model serves that command, so that every media write the model

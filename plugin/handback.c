@@ -11,10 +11,8 @@
  * before that and then sends -- it was waiting on the write lock, or
  * was simply slower -- calls raw_send_socket with socket -1, and
  * "Assertion 'sock >= 0'" aborts the whole server with every other
- * client's connection.  (nbdkit 1.33.10 fixed this in commit 9d82aa4f:
- * it closes under the write lock and fails a send on a closed socket
- * with EBADF.)  A client that hangs up with N requests inside this
- * plugin makes it likely: all N workers see the hang-up in
+ * client's connection.  A client that hangs up with N requests inside
+ * this plugin makes it likely: all N workers see the hang-up in
  * nbdkit_nanosleep together and return together, so N-1 of them pass
  * the check while the first send is failing.  Spacing the returns out
  * in time (the old fix) only works while nbdkit gets the CPU to finish
@@ -46,6 +44,18 @@
  * parallel (by design) and a reader that meets ECONNRESET and closes
  * the socket without the write lock; and workers that never called
  * the plugin, which it cannot see.  See docs/reliability.md.
+ *
+ * When it can go.  Upstream fixed the race in the 1.33 development
+ * series: nbdkit commit 9d82aa4f6aaf ("server: Don't assert on send if
+ * client hangs up early", first in v1.33.10) closes the socket under
+ * the write lock and fails a send on a closed socket with EBADF.  The
+ * first stable series with it is 1.34 (its release notes: "Fix rare
+ * assertion failure (denial of service) which can be triggered by
+ * clients hanging up early").  The race came with 1.32.4 (daef505e,
+ * "server: Give client EOF when we are done writing"), and Debian 12
+ * ships 1.32.5, which lacks the fix.  Once the oldest nbdkit hddsim
+ * supports is 1.34 or later, this file and its calls in driver.c and
+ * hddsim.c can go.
  */
 
 #include <errno.h>

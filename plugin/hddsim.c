@@ -1,6 +1,6 @@
 /* hddsim: an nbdkit plugin that serves a disk image at the speed of a
  * modeled mechanical hard drive, ordering concurrent requests with its
- * own scheduler.  See nbdkit-hddsim-plugin(1) and DESIGN.md.
+ * own scheduler.  See nbdkit-hddsim-plugin(1) and docs/design.md.
  */
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
+#include "../profile/profile.h"
 #include "config.h"
 #include "debug.h"
 #include "driver.h"

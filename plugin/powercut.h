@@ -2,8 +2,8 @@
  *
  * The trigger only: when it fires, in modeled time.  What a cut does
  * (the model brought to that instant, the image restored to the media,
- * requests failed) is the driver's (driver.c) and the store's
- * (media.c).
+ * requests failed) is the driver's (driver.c) and the pre-image
+ * store's (preimage.c).
  */
 #ifndef HDDSIM_POWERCUT_H
 #define HDDSIM_POWERCUT_H

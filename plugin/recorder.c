@@ -65,11 +65,12 @@ static struct {
   struct trace_file *trace;
   struct stats_file *stats_file;
 
-  /* Under 'lock': the power cut, for the writer to put in the stats. */
+  /* Under 'lock': the power cut, for the writer to put in the stats
+   * and the trace.
+   */
   bool cut;
-  struct stats_powercut powercut;
+  struct trace_cut powercut;
   bool cut_row_due;             /* the cut's trace row is to be written */
-  struct trace_cut cut_row;
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -89,21 +90,19 @@ consume (const struct trace_record *r)
 static void
 write_outputs (void)
 {
-  struct stats_powercut cut;
-  struct trace_cut cut_row;
+  struct trace_cut cut;
   bool was_cut, row_due;
 
   pthread_mutex_lock (&rec.lock);
   was_cut = rec.cut;
   cut = rec.powercut;
   row_due = rec.cut_row_due;
-  cut_row = rec.cut_row;
   rec.cut_row_due = false;
   pthread_mutex_unlock (&rec.lock);
   if (was_cut)
     stats_set_powercut (rec.stats, &cut);
   if (row_due && rec.trace)
-    trace_file_add_cut (rec.trace, &cut_row);
+    trace_file_add_cut (rec.trace, &cut);
   if (rec.trace)
     trace_file_flush (rec.trace);
   if (rec.stats_file) {
@@ -191,20 +190,13 @@ recorder_push (const struct req *r, bool served, int64_t late_ns,
 }
 
 void
-recorder_powercut (const struct stats_powercut *cut)
+recorder_powercut (const struct trace_cut *cut)
 {
   pthread_mutex_lock (&rec.lock);
+  if (!rec.cut)
+    rec.cut_row_due = true;
   rec.cut = true;
   rec.powercut = *cut;
-  pthread_mutex_unlock (&rec.lock);
-}
-
-void
-recorder_trace_cut (const struct trace_cut *cut)
-{
-  pthread_mutex_lock (&rec.lock);
-  rec.cut_row_due = true;
-  rec.cut_row = *cut;
   pthread_mutex_unlock (&rec.lock);
 }
 

@@ -31,12 +31,11 @@ extern void recorder_push (const struct req *, bool served, int64_t late_ns,
  */
 extern void recorder_stop (void);
 
-struct stats_powercut;
-/* The power was cut: the stats say so from the next snapshot on (and
- * *cut may be updated as later requests fail: call again).
+/* The power was cut: the stats say so from the next snapshot on, and
+ * the first call's *cut is the cut's row in the trace, written once
+ * with the next output.  Call again as later requests fail (its
+ * 'failed', for the stats).
  */
-extern void recorder_powercut (const struct stats_powercut *cut);
-/* And its row in the trace, written once with the next output. */
-extern void recorder_trace_cut (const struct trace_cut *cut);
+extern void recorder_powercut (const struct trace_cut *cut);
 
 #endif /* HDDSIM_RECORDER_H */

@@ -53,7 +53,7 @@ struct stats {
   struct latency_hist lateness;
   struct latency_hist response;
   bool powercut;                /* the power was cut: */
-  struct stats_powercut cut;
+  struct trace_cut cut;
 };
 
 struct stats *
@@ -216,7 +216,7 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
 }
 
 void
-stats_set_powercut (struct stats *s, const struct stats_powercut *cut)
+stats_set_powercut (struct stats *s, const struct trace_cut *cut)
 {
   s->powercut = true;
   s->cut = *cut;

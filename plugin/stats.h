@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "../trace/cut.h"
 #include "../trace/record.h"
 
 struct stats;
@@ -23,17 +24,7 @@ extern uint64_t stats_lateness (const struct stats *, double q);
 extern uint64_t stats_lateness_samples (const struct stats *);
 
 /* The power cut (powercut=), once it has happened. */
-struct stats_powercut {
-  uint64_t t_ns;                /* modeled time of the cut */
-  uint64_t lost_extents;        /* runs of sectors whose newest data was
-                                   not on the media */
-  uint64_t lost_bytes;
-  uint64_t flushes_done;        /* completed before the cut */
-  uint64_t fua_writes_done;
-  uint64_t failed;              /* requests failed with EIO by it */
-};
-
-extern void stats_set_powercut (struct stats *, const struct stats_powercut *);
+extern void stats_set_powercut (struct stats *, const struct trace_cut *);
 
 struct stats_file;
 

@@ -138,8 +138,8 @@
  */
 #define CFQQ_REAP_NS (UINT64_C(10) * 1000 * MS)
 
-/* The tunables, named and defaulted as Linux's CFQ's (DESIGN.md's
- * table).
+/* The tunables, named and defaulted as Linux 2.6.18's CFQ's
+ * (block/cfq-iosched.c; docs/schedulers.md).
  */
 struct cfq_tunables {
   uint64_t slice_sync;          /* ns */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/param.h"
+#include "../profile/profile.h"
 #include "setup.h"
 
 /* The policies' names, for sched='s table; filled from policy_list,

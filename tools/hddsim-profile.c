@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/disksim_import.h"
+#include "../disksim/disksim.h"
+#include "../profile/profile.h"
 #include "../sched/setup.h"
 
 static void
@@ -34,7 +35,7 @@ list_disksim_refusals (const char *path)
 {
   int n;
 
-  if (!disksim_is_profile_name (path))
+  if (!hdd_profile_is_disksim (path))
     return;
   fprintf (stderr, "hddsim-profile: every reason:\n");
   n = disksim_check_file (path, stderr);

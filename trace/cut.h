@@ -16,6 +16,9 @@
  */
 #define TRACE_OP_POWERCUT "powercut"
 
+/* The cut's record: the row above, and the stats' "powercut" object
+ * (all but the id), which the plugin keeps as the cut's counters.
+ */
 struct trace_cut {
   uint64_t id;
   uint64_t t_ns;
@@ -24,6 +27,10 @@ struct trace_cut {
   uint64_t lost_bytes;
   uint64_t flushes_done;        /* completed by t_ns */
   uint64_t fua_writes_done;
+  uint64_t failed;              /* requests the cut failed (EIO), in the
+                                   stats only: not in the row, which is
+                                   written before they have all retired
+                                   (0 when read from a trace) */
 };
 
 #endif /* HDDSIM_TRACE_CUT_H */

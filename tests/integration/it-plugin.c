@@ -12,6 +12,7 @@
 #include <libnbd.h>
 
 #include "../../model/hdd.h"
+#include "../../profile/profile.h"
 #include "../../sched/policy.h"
 #include "../lib/server.h"
 #include "../unit/run-suite.h"

@@ -14,9 +14,12 @@
 
 #include <check.h>
 
-#include "../../model/disksim_import.h"
+#include "../../disksim/drive.h"
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/geometry.h"
+#include "../../model/inspect.h"
+#include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 #include "run-suite.h"
 

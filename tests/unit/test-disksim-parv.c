@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the DiskSim parameter-file parser
- * (model/disksim_parv.c): every syntax element, and every malformed
+ * (disksim/parv.c): every syntax element, and every malformed
  * file giving an error that names the file and the line.  Inputs are
  * tiny files written by the tests; the expected trees and lines are
  * read off those inputs by hand.
@@ -13,7 +13,7 @@
 
 #include <check.h>
 
-#include "../../model/disksim_parv.h"
+#include "../../disksim/parv.h"
 #include "run-suite.h"
 
 static char tmpdir[] = "/tmp/hddsim-test-parv-XXXXXX";

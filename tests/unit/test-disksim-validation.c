@@ -30,7 +30,9 @@
 #include <check.h>
 
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/geometry.h"
+#include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 #include "run-suite.h"
 

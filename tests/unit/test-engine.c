@@ -14,6 +14,7 @@
 #include "test-units.h"
 
 #include "../../model/hdd.h"
+#include "../../profile/profile.h"
 #include "../../sched/engine.h"
 
 

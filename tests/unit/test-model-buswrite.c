@@ -23,6 +23,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/mech.h"
 
 #define DATA "tests/data/disksim/"
 

@@ -1,5 +1,5 @@
 /* hddsim: unit tests of the DiskSim cache keys the model takes (the
- * cache section of model/disksim_map.c): the hand-made drive
+ * cache section of disksim/map_cache.c): the hand-made drive
  * tests/data/disksim/tiny.*, with its cache turned on, maps its
  * segment rules onto the cache-* parameters.
  */
@@ -11,9 +11,10 @@
 
 #include <check.h>
 
-#include "../../model/disksim_import.h"
+#include "../../disksim/disksim.h"
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "run-suite.h"
 
 #include "test-disksim-files.h"

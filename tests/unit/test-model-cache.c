@@ -9,6 +9,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 #include "../../sched/engine.h"
 #include "../../sched/policy.h"
 #include "../../sched/sched_params.h"

@@ -20,6 +20,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 
 /* st340014a, write-through, one segment of 64 sectors (32K), read-ahead
  * a segment, DiskSim's DEC scheme.  Also the start of track (cylinder

@@ -20,7 +20,10 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
-#include "../../model/disksim_import.h"
+#include "../../model/geometry.h"
+#include "../../model/seek.h"
+#include "../../model/mech.h"
+#include "../../disksim/drive.h"
 
 static struct hdd_params *tparams;
 

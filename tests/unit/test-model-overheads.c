@@ -14,7 +14,8 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
-#include "../../model/disksim_import.h"
+#include "../../model/geometry.h"
+#include "../../disksim/disksim.h"
 
 #define DATA "tests/data/disksim/"
 

@@ -16,6 +16,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * 1024)

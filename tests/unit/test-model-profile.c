@@ -80,7 +80,7 @@ START_TEST (test_help_lists_keys)
     "service=", "surfaces=", "zones=", "sectors-outer=", "sectors-inner=",
     "track-skew=", "cyl-skew=", "layout=", "capacity=", "profile=",
   };
-  char *help = capture (hdd_params_print_help);
+  char *help = capture (hdd_profile_print_help);
   size_t i;
 
   for (i = 0; i < sizeof keys / sizeof keys[0]; i++)

@@ -20,6 +20,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 
 /* The ends of tracks T0, T1, T2 from cylinder 1000, head 0, in LBA
  * order (e[0] = T0's end = T1's start), each track longer than the

@@ -9,6 +9,9 @@
 #include <inttypes.h>
 
 #include "test-model-util.h"
+#include "../../model/geometry.h"
+#include "../../model/probe.h"
+#include "../../model/seek.h"
 #include "run-suite.h"
 
 /* Reads and writes of 4 KiB at the start of a track, costed from a

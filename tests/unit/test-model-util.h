@@ -11,7 +11,9 @@
 #include <check.h>
 
 #include "../../model/hdd.h"
-#include "../../model/hdd_int.h"
+#include "../../model/inspect.h"
+#include "../../model/params.h"
+#include "../../profile/profile.h"
 #include "test-units.h"
 
 #define TM_FN static __attribute__ ((unused))

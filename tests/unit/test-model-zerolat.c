@@ -24,6 +24,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/mech.h"
 
 #include "test-hand-mech.h"
 

@@ -12,6 +12,7 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
 
 /* phase-zero=1: the platter is at angle 0 at time 0 whatever the seed
  * (DiskSim's convention, set for imported drives), so a read of LBA 0

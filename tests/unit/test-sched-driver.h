@@ -20,6 +20,7 @@
 #include "test-units.h"
 
 #include "../../model/hdd.h"
+#include "../../profile/profile.h"
 #include "../../sched/engine.h"
 #include "../../sched/policy.h"
 #include "../../sched/sched_params.h"

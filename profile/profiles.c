@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "hdd.h"
+#include "profile.h"
 
 /* The command size of each drive (max-transfer_real of its profile,
  * not its default: see the max-transfer entries below).

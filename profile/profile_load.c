@@ -8,17 +8,17 @@
  *
  * File formats are chosen by the file name's ending (profile_formats
  * below).  A new format (as DiskSim's .parv was) is one function of type
- * profile_file_loader and one row in that table; its loader calls
- * profile_file_begin first, then hdd_params_set for each value, and
- * names the file and the line in its errors.
+ * profile_file_loader (formats.h) and one row in that table.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "disksim_import.h"
-#include "hdd_int.h"
+#include "../common/param.h"
+#include "../model/params.h"
+#include "formats.h"
+#include "profile.h"
 
 static const struct {
   const char *suffix;
@@ -82,7 +82,7 @@ loader_for (const char *name)
 }
 
 bool
-disksim_is_profile_name (const char *name)
+hdd_profile_is_disksim (const char *name)
 {
   return loader_for (name) == profile_load_disksim;
 }
@@ -134,4 +134,13 @@ hdd_params_new (void)
     return NULL;
   }
   return p;
+}
+
+void
+hdd_profile_print_help (FILE *fp)
+{
+  param_print_help_line (PARAM_STYLE_PROFILE, "profile=NAME|PATH.ini",
+                         "drive profile (default " HDD_PROFILE_DEFAULT
+                         "; see the profiles list)", fp);
+  hdd_params_print_help (fp);
 }

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "disksim_import.h"
+#include "layout_g1.h"
 
 static bool
 slip_to_end (int sparing)

@@ -1,4 +1,4 @@
-/* hddsim: the pre-image store (see media.h and docs/power-loss.md).
+/* hddsim: the pre-image store (see preimage.h and docs/power-loss.md).
  *
  * Per sector whose newest data may not be on the media, an entry: the
  * base (what the media holds once every media write reported so far
@@ -16,7 +16,7 @@
  * becomes the base; a lazy base with nothing under way is what the
  * file holds, so the entry goes.
  *
- * Memory: a fixed pool, sized at start-up (media_init).  The entries
+ * Memory: a fixed pool, sized at start-up (preimage_init).  The entries
  * are the sectors dirty in the model's write cache (at most its
  * capacity), those of the media writes under way (the destage piece,
  * or the one request on the drive) and of trims not yet flushed.
@@ -35,7 +35,7 @@
 #include "../common/u64.h"
 #include "debug.h"
 #include "image.h"
-#include "media.h"
+#include "preimage.h"
 
 #define SECT 512
 #define NONE UINT32_MAX
@@ -98,7 +98,7 @@ static struct {
   uint32_t nruns, run_head, run_count;
 
   char *scratch;
-  uint64_t overflows;           /* the pool was short: see media_observe */
+  uint64_t overflows;           /* the pool was short: see preimage_observe */
 } ms;
 
 /* ---- the pool ---- */
@@ -270,7 +270,7 @@ finalize (uint32_t k)
 }
 
 void
-media_advance (uint64_t t)
+preimage_advance (uint64_t t)
 {
   while (ms.on && ms.run_count > 0 && run_at (ms.run_head)->ev.end_ns <= t) {
     finalize (ms.run_head);
@@ -323,7 +323,7 @@ add_run_sectors (uint64_t first, uint64_t end, uint32_t k, uint64_t tag)
 }
 
 void
-media_observe (void *opaque, const struct hdd_media_write *ev)
+preimage_observe (void *opaque, const struct hdd_media_write *ev)
 {
   uint32_t k;
 
@@ -486,8 +486,8 @@ trim_durability (uint64_t first, uint64_t end, bool fua, uint64_t done,
 }
 
 int
-media_before_write (enum io_op op, uint64_t offset, uint64_t length,
-                    bool fua, uint64_t start, uint64_t done)
+preimage_before_write (enum io_op op, uint64_t offset, uint64_t length,
+                       bool fua, uint64_t start, uint64_t done)
 {
   uint64_t first = offset / SECT;
   uint64_t end = min64 ((offset + length + SECT - 1) / SECT,
@@ -496,7 +496,7 @@ media_before_write (enum io_op op, uint64_t offset, uint64_t length,
 
   if (!ms.on)
     return 0;
-  media_advance (start);
+  preimage_advance (start);
   for (s = first; s < end; s++)
     need_at (s, j, &bufs, &ents);
   if (op == IO_TRIM && !(ms.write_back && !fua) && ms.run_count == ms.nruns)
@@ -522,14 +522,14 @@ media_before_write (enum io_op op, uint64_t offset, uint64_t length,
 }
 
 void
-media_flush (uint64_t start, uint64_t done)
+preimage_flush (uint64_t start, uint64_t done)
 {
   struct hdd_media_write ev = { .start_ns = done, .end_ns = done };
   uint32_t i, k;
 
   if (!ms.on)
     return;
-  media_advance (start);
+  preimage_advance (start);
   if (ms.ntrim_wait == 0)
     return;
   k = run_push (&ev, RUN_SCATTERED);
@@ -645,16 +645,17 @@ write_back (uint64_t s, const struct version *v)
 }
 
 int
-media_cut (const struct hdd *hdd, uint64_t t, struct media_loss *loss)
+preimage_cut (const struct hdd *hdd, uint64_t t,
+              struct preimage_loss *loss)
 {
   struct restored *lost;
   uint64_t n = 0, i, first = 0;
   uint32_t k;
 
-  *loss = (struct media_loss) { 0 };
+  *loss = (struct preimage_loss) { 0 };
   if (!ms.on)
     return 0;
-  media_advance (t);
+  preimage_advance (t);
   /* The sectors written back, sorted, for counting extents. */
   lost = malloc ((size_t) ms.nentries * sizeof *lost);
   if (!lost) {
@@ -709,17 +710,18 @@ pow2_at_least (uint64_t n)
 }
 
 int
-media_init (uint64_t image_bytes, uint64_t cache_bytes, bool write_back_on)
+preimage_init (uint64_t image_bytes, uint64_t cache_bytes,
+               bool write_back_on)
 {
   /* The write cache's sectors, the one request on the drive, the
      versions of a media write under way that a later write overwrites
      (at most a request's worth: fast writes go on past completion),
      and a destage piece. */
-  uint64_t n = cache_bytes / SECT + 2 * (MEDIA_MAX_REQUEST / SECT)
+  uint64_t n = cache_bytes / SECT + 2 * (PREIMAGE_MAX_REQUEST / SECT)
     + DESTAGE_SECTORS;
   uint64_t i, h = pow2_at_least (2 * n);
 
-  media_free ();
+  preimage_free ();
   ms.image_bytes = image_bytes;
   ms.write_back = write_back_on;
   ms.nbufs = ms.nentries = ms.nruns = (uint32_t) n;
@@ -737,8 +739,8 @@ media_init (uint64_t image_bytes, uint64_t cache_bytes, bool write_back_on)
     nbdkit_error ("powercut: cannot allocate the pre-image store "
                   "(%" PRIu64 " sectors for cache-size=%" PRIu64
                   " and %" PRIu64 "-byte requests): %m", n, cache_bytes,
-                  MEDIA_MAX_REQUEST);
-    media_free ();
+                  PREIMAGE_MAX_REQUEST);
+    preimage_free ();
     return -1;
   }
   for (i = 0; i < n; i++) {
@@ -753,7 +755,7 @@ media_init (uint64_t image_bytes, uint64_t cache_bytes, bool write_back_on)
 }
 
 void
-media_free (void)
+preimage_free (void)
 {
   free (ms.bufs);
   free (ms.free_bufs);
@@ -766,19 +768,19 @@ media_free (void)
 }
 
 uint64_t
-media_tickets (void)
+preimage_tickets (void)
 {
   return ms.applied;
 }
 
 uint64_t
-media_store_used (void)
+preimage_used (void)
 {
   return ms.nbufs - ms.nfree_bufs;
 }
 
 uint64_t
-media_store_capacity (void)
+preimage_capacity (void)
 {
   return ms.nbufs;
 }

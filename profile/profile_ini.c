@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd_int.h"
+#include "../model/params.h"
+#include "formats.h"
+#include "profile.h"
 
 /* libinih's handler is not told the line (INI_HANDLER_LINENO is off in
  * the distributions' builds): the reader counts them.

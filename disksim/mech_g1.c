@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disksim_import.h"
+#include "mech_g1.h"
 
 static double
 hpl_ms (const double v[6], uint64_t dist)

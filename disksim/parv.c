@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disksim_parv.h"
+#include "parv.h"
 
 /* ---- arena ---- */
 
