@@ -917,6 +917,12 @@ hdd_max_transfer (const struct hdd *d)
   return d->p.max_transfer;
 }
 
+const struct hdd_queue *
+hdd_queue (const struct hdd *d)
+{
+  return &d->p.queue;
+}
+
 uint64_t
 hdd_write_cache_bytes (const struct hdd *d)
 {

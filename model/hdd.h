@@ -178,6 +178,31 @@ extern uint64_t hdd_head_offset (const struct hdd *);
 /* max-transfer= of the drive's parameters (0 = unlimited). */
 extern uint64_t hdd_max_transfer (const struct hdd *);
 
+/* The drive's own command queue (SATA NCQ, SCSI TCQ): how many
+ * commands it holds and the rule its firmware orders them by.  The
+ * values are the drive's (profile parameters ncq-*=); the queue itself
+ * is run by the scheduler's layer (sched/drive_queue.c), below the
+ * host's policy, on the engine's clock.
+ */
+enum hdd_queue_order {
+  HDD_QUEUE_RPO,                /* shortest positioning time first */
+  HDD_QUEUE_FIFO,               /* the order received */
+};
+
+struct hdd_queue {
+  uint64_t depth;               /* commands it holds; 1 = no queueing */
+  int order;                    /* enum hdd_queue_order */
+  uint64_t max_wait;            /* ns a command may wait before it is
+                                   served first, oldest first; 0 = none */
+  uint64_t overhead;            /* ns each command costs more when the
+                                   drive queues (depth > 1) */
+  uint64_t lookahead;           /* commands the rule looks at, the
+                                   oldest first; 0 = all it holds */
+};
+
+/* ncq-*= of the drive's parameters. */
+extern const struct hdd_queue *hdd_queue (const struct hdd *);
+
 /* Bytes not yet on the media (volatile write cache), including a
  * destage write still under way, as of the latest time the drive was
  * given (the end of the last request served).

@@ -30,6 +30,7 @@ static const char *const ra_hits_names[] = {
   "ahead", "almost", "read", NULL
 };
 static const char *const ra_stop_names[] = { "now", "sector", NULL };
+static const char *const queue_order_names[] = { "rpo", "fifo", NULL };
 static const char *const ra_until_names[] = {
   "size", "track", "cylinder", "next-track", NULL
 };
@@ -275,6 +276,22 @@ static const struct param_desc hdd_param_table[] = {
        NULL, "largest transfer of one command, a multiple of 512 (0 = "
        "unlimited): a longer read, write or zero is served as consecutive "
        "commands"),
+  /* The drive's command queue (sched/drive_queue.c runs it). */
+  KEY ("ncq-depth", PARAM_UINT, FIELD(queue.depth), 1, 256, NULL,
+       "commands the drive holds and orders itself (SATA NCQ: up to 32; "
+       "1 = no queueing)"),
+  KEY ("ncq-order", PARAM_ENUM, FIELD(queue.order), 0, 0, queue_order_names,
+       "the firmware's order of the commands it holds: rpo (shortest "
+       "positioning time, seek and rotation) or fifo (as received)"),
+  KEY ("ncq-max-wait", PARAM_DURATION, FIELD(queue.max_wait), 0, HOUR, NULL,
+       "a command held this long is served first, the oldest first "
+       "(0 = no aging bound)"),
+  KEY ("ncq-overhead", PARAM_DURATION, FIELD(queue.overhead), 0, SEC, NULL,
+       "added to the command overhead of every command when the drive "
+       "queues (ncq-depth > 1)"),
+  KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
+       "commands the firmware's rule looks at, the oldest first (0 = all "
+       "it holds)"),
   { .key = NULL },
 };
 #undef KEY
@@ -543,6 +560,8 @@ params_defaults (struct hdd_params *p)
   p->placement = PLACE_START;
   p->cache = CACHE_WB;
   p->sparing_range = 1;
+  p->queue.depth = 1;
+  p->queue.order = HDD_QUEUE_RPO;
 }
 
 struct hdd_params *

@@ -258,6 +258,11 @@ struct hdd_params {
    * consecutive commands (sched/engine.c).
    */
   uint64_t max_transfer;
+
+  /* The drive's command queue (ncq-*=; hdd.h), depth 1 by default: a
+   * drive without queueing, as every drive before NCQ.
+   */
+  struct hdd_queue queue;
 };
 
 /* ---- hdd_params.c ---- */

@@ -161,7 +161,7 @@ dispatcher (void *arg)
 }
 
 /* libev's epoll and poll backends round timeouts up to a whole
- * millisecond; select keeps microseconds (measured: DESIGN.md).
+ * millisecond; select keeps microseconds (measured: docs/design.md).
  * Never the default loop: its SIGCHLD watcher would steal nbdkit's
  * --run child.
  */

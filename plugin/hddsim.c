@@ -1,6 +1,6 @@
 /* hddsim: an nbdkit plugin that serves a disk image at the speed of a
  * modeled mechanical hard drive, ordering concurrent requests with its
- * own scheduler.  See nbdkit-hddsim-plugin(1) and DESIGN.md.
+ * own scheduler.  See nbdkit-hddsim-plugin(1) and docs/design.md.
  */
 
 #include <errno.h>
@@ -94,16 +94,16 @@ hddsim_cleanup (void)
   image_close ();
 }
 
-/* A built-in profile's max-transfer (unlimited if it sets none). */
+/* A built-in profile's value of key, or def if it sets none. */
 static const char *
-profile_max_transfer (const struct hdd_profile *p)
+profile_value (const struct hdd_profile *p, const char *key, const char *def)
 {
   const struct hdd_profile_value *v;
 
   for (v = p->values; v->key; v++)
-    if (strcmp (v->key, "max-transfer") == 0)
+    if (strcmp (v->key, key) == 0)
       return v->value;
-  return "0";
+  return def;
 }
 
 /* --dump-plugin output is key=value lines: hddsim_profiles=, one
@@ -111,7 +111,8 @@ profile_max_transfer (const struct hdd_profile *p)
  * hddsim_max_transfer_NAME=SIZE (its default, 0: unlimited), which
  * nbd-max-block=auto would advertise, and one
  * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
- * opt in with max-transfer=SIZE.
+ * opt in with max-transfer=SIZE, and one hddsim_ncq_depth_NAME=N, the
+ * commands its drive queues (1: none).
  */
 static void
 dump_profiles (void)
@@ -122,9 +123,11 @@ dump_profiles (void)
     printf ("hddsim_profile_%s=%s\n", hdd_profile_list[i]->name,
             hdd_profile_list[i]->description);
     printf ("hddsim_max_transfer_%s=%s\n", hdd_profile_list[i]->name,
-            profile_max_transfer (hdd_profile_list[i]));
+            profile_value (hdd_profile_list[i], "max-transfer", "0"));
     printf ("hddsim_max_transfer_real_%s=%s\n", hdd_profile_list[i]->name,
             hdd_profile_list[i]->max_transfer_real);
+    printf ("hddsim_ncq_depth_%s=%s\n", hdd_profile_list[i]->name,
+            profile_value (hdd_profile_list[i], "ncq-depth", "1"));
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

@@ -83,6 +83,39 @@
  * request after it to idle for, so counting it in its connection's sync
  * queue made cfq preempt async slices for it and idle on the emptied
  * queue after it.
+ *
+ * A drive that queues (ncq-depth > 1; drive_queue.h).  The engine asks
+ * for a request whenever the drive has a free slot, as Linux's SCSI
+ * and libata drivers take requests (elv_next_request) while the device
+ * has free tags; a round is formed each time the previous one has gone
+ * to the drive.  On such a drive hddsim's cfq holds requests back as
+ * Linux 2.6.23 does (its cfq_dispatch_requests, cfq_select_queue and
+ * cfq_update_idle_window, read in its source), not as 2.6.18: 2.6.18
+ * lets an async queue's rounds fill the drive while reads are on it,
+ * and the drive's firmware then serves the cached writes (no
+ * positioning) before the reads, up to its aging bound (measured:
+ * bench/ncq-writer-readers.sh, readers' p99 2.4 s under cfq as under
+ * fifo); Linux added the rules below between 2.6.19 and 2.6.23 for
+ * drives that queue.  Each needs requests on the drive when a round is
+ * formed, which a drive that does not queue never has there, so the
+ * timelines of ncq-depth=1 are 2.6.18's as before:
+ *   - an async queue dispatches nothing while a sync request is on the
+ *     drive (sync_flight);
+ *   - a queue with cfq-quantum requests dispatched (in its round or on
+ *     the drive) gets no new round while another queue has requests
+ *     waiting, nor past 4 quanta alone;
+ *   - the active queue, empty, with requests still on the drive, keeps
+ *     the drive (no other queue is served) only if it would be idled
+ *     for; its idle window starts when they have completed;
+ *   - queueing detected (hw_tag: more than 4 requests on the drive at
+ *     once, cfq_activate_request), a seeky sync queue (mean seek
+ *     distance, Linux's decaying average of sectors between a request
+ *     and the end of the last one queued, above 8K sectors: 2.6.23's
+ *     CIC_SEEKY) has no idle window.
+ * (2.6.18 and 2.6.23 also shorten the idle window of a seeky queue on
+ * any drive, and 2.6.23 starts a slice at its first completion; not
+ * modelled: either would change the timelines of a drive that does not
+ * queue.)
  */
 
 #include <assert.h>
@@ -105,8 +138,8 @@
  */
 #define CFQQ_REAP_NS (UINT64_C(10) * 1000 * MS)
 
-/* The tunables, named and defaulted as Linux's CFQ's (DESIGN.md's
- * table).
+/* The tunables, named and defaulted as Linux 2.6.18's CFQ's
+ * (block/cfq-iosched.c; docs/schedulers.md).
  */
 struct cfq_tunables {
   uint64_t slice_sync;          /* ns */
@@ -192,6 +225,8 @@ struct cfqq {
   uint64_t last_done;           /* completion of its last request */
   uint64_t last_used;
   uint64_t ttime_samples, ttime_total, ttime_mean;
+  uint64_t last_pos;            /* sector after its last request queued */
+  uint64_t seek_samples, seek_total, seek_mean;   /* in sectors */
 };
 
 TAILQ_HEAD(cfqq_list, cfqq);
@@ -210,6 +245,10 @@ struct cfq_data {
   bool have_pos;
   uint64_t pos;                 /* end of the last request dispatched */
   struct req_list dispatch;     /* the round handed to the "driver" */
+  uint32_t in_driver;           /* picked (on the drive), not yet done */
+  uint32_t sync_flight;         /* sync requests in the round or on the
+                                   drive, not yet done */
+  bool hw_tag;                  /* the drive was seen to queue */
 };
 
 /* Queues are allocated once, so that a request never waits on (or
@@ -364,10 +403,39 @@ cfqq_update_thinktime (struct cfq_data *cfqd, struct cfqq *q, uint64_t now)
   q->ttime_mean = (q->ttime_total + TTIME_ONE / 2) / q->ttime_samples;
 }
 
+/* Linux's seek distance (cfq_update_io_seektime, alike in 2.6.18 and
+ * 2.6.23): sectors from the end of the queue's last request to this
+ * one, clamped against the odd far seek, in the same decaying average
+ * as the think time.  A queue is seeky (2.6.23's CIC_SEEKY) when the
+ * mean exceeds 8K sectors (4 MiB).
+ */
+#define SECTOR_BYTES 512
+#define SEEKY_SECTORS (UINT64_C(8) * 1024)
+
+static void
+cfqq_update_seek (struct cfqq *q, const struct req *r)
+{
+  uint64_t sector = r->io.offset / SECTOR_BYTES, dist, cap;
+
+  if (!q->sync)
+    return;
+  dist = q->last_pos < sector ? sector - q->last_pos : q->last_pos - sector;
+  cap = q->seek_mean * 4 + (q->seek_samples <= 60 ? 2 * 1024 * 1024
+                            : 2 * 1024 * 64);
+  if (dist > cap)
+    dist = cap;
+  q->seek_samples = (7 * q->seek_samples + TTIME_ONE) / 8;
+  q->seek_total = (7 * q->seek_total + TTIME_ONE * dist) / 8;
+  q->seek_mean = (q->seek_total + q->seek_samples / 2) / q->seek_samples;
+  q->last_pos = req_end (r) / SECTOR_BYTES;
+}
+
 static bool
 cfqq_idle_window (const struct cfq_data *cfqd, const struct cfqq *q)
 {
   if (!q->sync || cfqd->tun.slice_idle == 0)
+    return false;
+  if (cfqd->hw_tag && q->seek_mean > SEEKY_SECTORS)
     return false;
   if (q->ttime_samples <= TTIME_VALID)
     return true;
@@ -424,6 +492,7 @@ cfq_add (void *data, struct req *r, uint64_t now)
   struct cfqq *q = cfqq_get (cfqd, r->conn, r->sync, now);
 
   cfqq_update_thinktime (cfqd, q, now);
+  cfqq_update_seek (q, r);
   r->policy_data = q;
   r->deadline = r->arrival + cfqq_expire (cfqd, q);
   RB_INSERT (req_tree, &q->sorted, r);
@@ -480,6 +549,7 @@ cfq_remove (void *data, struct req *r)
   if (in_dispatch (cfqd, r)) {     /* at most a quantum to look through */
     TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
     q->in_flight--;
+    cfqd->sync_flight -= q->sync;
     return;
   }
   queue_del (cfqd, r);
@@ -612,6 +682,7 @@ static void
 hand_to_driver (struct cfq_data *cfqd, struct cfqq *q, struct req *r)
 {
   q->in_flight++;
+  cfqd->sync_flight += q->sync;
   queue_del (cfqd, r);
   TAILQ_INSERT_TAIL (&cfqd->dispatch, r, fifo_link);
   cfqd->have_pos = true;
@@ -720,6 +791,36 @@ idle (struct cfq_data *cfqd, struct cfqq *q, uint64_t now, uint64_t *wake)
   return true;
 }
 
+/* 2.6.23's checks before a round (cfq_dispatch_requests): an async
+ * queue waits while sync requests are on the drive; a queue with a
+ * quantum dispatched waits while others have requests, or at 4 quanta.
+ * Neither can hold on a drive that does not queue: a round is formed
+ * only once the last has completed.
+ */
+static bool
+may_dispatch (const struct cfq_data *cfqd, const struct cfqq *q)
+{
+  uint64_t quantum = cfqd->tun.quantum;
+
+  if (!q->sync && cfqd->sync_flight)
+    return false;
+  if (q->in_flight >= quantum
+      && (!TAILQ_EMPTY (&cfqd->rr) || q->in_flight >= 4 * quantum))
+    return false;
+  return true;
+}
+
+/* A request leaves the dispatch round for the drive: a drive that has
+ * held more than 4 at once is one that queues (cfq_activate_request's
+ * hw_tag).
+ */
+static void
+to_drive (struct cfq_data *cfqd)
+{
+  if (++cfqd->in_driver > 4)
+    cfqd->hw_tag = true;
+}
+
 static struct req *
 cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
           uint64_t *wake)
@@ -738,6 +839,7 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
     r = TAILQ_FIRST (&cfqd->dispatch);
     if (r) {
       TAILQ_REMOVE (&cfqd->dispatch, r, fifo_link);
+      to_drive (cfqd);
       return r;
     }
     if (cfqd->preempt)
@@ -753,8 +855,14 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
       expire (cfqd, now, false);
       continue;
     }
+    if (q->queued && !may_dispatch (cfqd, q))
+      return NULL;
     if (dispatch_round (cfqd, q, hdd, now))
       continue;
+    /* Its requests still on the drive: wait for them if it would be
+       idled for (2.6.23's cfq_select_queue). */
+    if (q->in_flight && cfqq_idle_window (cfqd, q))
+      return NULL;
     if (idle (cfqd, q, now, wake))
       return NULL;
     /* Empty and not worth idling for: next. */
@@ -766,9 +874,11 @@ cfq_pick (void *data, const struct hdd *hdd, uint64_t now,
 static void
 cfq_done (void *data, struct req *r, uint64_t now)
 {
+  struct cfq_data *cfqd = data;
   struct cfqq *q = r->policy_data;
 
-  (void) data;
+  cfqd->in_driver--;
+  cfqd->sync_flight -= q->sync;
   q->in_flight--;
   q->last_done = now;
   q->last_used = now;

@@ -1,5 +1,16 @@
 /* hddsim: the discrete-event engine (see engine.h).
  *
+ * Two levels.  The policy decides what to hand the drive and when; the
+ * drive holds up to its queue depth (ncq-depth=, 1 for a policy that is
+ * itself a firmware's rule, satf) and its firmware's rule picks what the
+ * actuator serves next (drive_queue.c).  The policy is asked whenever
+ * the drive has room: after a completion, at an arrival, when it asked
+ * to be woken.  When the actuator frees, the drive starts the command
+ * it picks among those it holds before the host hands it more.  With
+ * ncq-depth=1 the drive has room only when it is empty and idle, and
+ * the engine is the one-level engine it was: the policy picks what the
+ * actuator serves, at a completion or an arrival on an idle drive.
+ *
  * Flushes.  As Linux's blk-flush.c keeps flushes out of the elevators,
  * the engine keeps them out of the policies: a policy sees reads,
  * writes, zeroes and trims only.  NBD asks a flush to cover only the
@@ -14,7 +25,10 @@
  * no position of its own to sort by.  Requests of other connections,
  * and later requests of the same connection, are not held back by a
  * flush.  A held flush counts against qdepth like any request the
- * policy sees, so that admission stays in arrival order.
+ * policy sees, so that admission stays in arrival order.  A flush is
+ * not queued by the drive (ATA's FLUSH CACHE is not an NCQ command): a
+ * ready one waits for the drive to empty, and nothing is handed to the
+ * drive until it has run.
  *
  * Commands.  A drive takes at most max-transfer bytes in one command,
  * so a longer read, write or zero is served as consecutive commands of
@@ -51,6 +65,7 @@
 #include <stdlib.h>
 
 #include "../common/u64.h"
+#include "drive_queue.h"
 #include "engine.h"
 
 struct engine {
@@ -67,7 +82,10 @@ struct engine {
   uint32_t nqueued;             /* held by the policy or as a flush */
   struct req_list admitted;     /* not flushes, admitted, not completed */
   struct req_list flushes;      /* admitted flushes, in arrival order */
-  struct req *serving;          /* on the drive, or NULL */
+  uint32_t nin_drive;           /* requests whose every command has been
+                                   handed to the drive, not completed */
+  struct drive_queue drive;     /* handed to the drive, not yet served */
+  struct req *serving;          /* on the actuator, or NULL */
 
   uint64_t free_since;          /* the drive has been idle since */
   uint64_t decide_at;           /* a decision is due (after a completion) */
@@ -96,6 +114,8 @@ engine_new (struct hdd *hdd, const struct policy_ops *ops,
   e->opaque = opaque;
   e->qdepth = params->qdepth;
   e->max_transfer = hdd_max_transfer (hdd);
+  drive_queue_init (&e->drive, hdd_queue (hdd),
+                    ops->firmware ? 1 : hdd_queue (hdd)->depth);
   TAILQ_INIT (&e->waiting);
   TAILQ_INIT (&e->admitted);
   TAILQ_INIT (&e->flushes);
@@ -128,11 +148,8 @@ engine_serving (const struct engine *e)
 uint32_t
 engine_pending (const struct engine *e)
 {
-  const struct req *s = e->serving;
   /* A request with commands still to dispatch counts as queued. */
-  bool serving_apart = s && !(s->parent && s->parent->cmds_undispatched);
-
-  return e->nwaiting + e->nqueued + serving_apart;
+  return e->nwaiting + e->nqueued + e->nin_drive;
 }
 
 /* Reads, flushes and FUA writes: someone is waiting on each of them. */
@@ -170,7 +187,8 @@ static void
 enqueue (struct engine *e, struct req *r, uint64_t arrival)
 {
   r->arrival = arrival;
-  r->start = r->done = 0;
+  r->dispatch = r->start = r->done = 0;
+  r->drive_len = 0;
   r->cost = (struct hdd_cost) { 0 };
   r->sync = io_is_sync (&r->io);
   r->queue_len = engine_pending (e);
@@ -188,7 +206,7 @@ prepare_commands (struct engine *e, struct req *r)
   uint64_t offset = r->io.offset, left = r->io.length;
   uint32_t i;
 
-  r->cmds_undispatched = r->cmds_left = r->ncmds;
+  r->cmds_undispatched = r->cmds_unstarted = r->cmds_left = r->ncmds;
   for (i = 0; i < r->ncmds; i++) {
     struct req *c = &r->cmds[i];
 
@@ -256,18 +274,41 @@ next_decision (const struct engine *e)
   return t;
 }
 
-uint64_t
-engine_next_event (const struct engine *e)
-{
-  if (e->serving)
-    return e->serving->done;
-  return next_decision (e);
-}
-
 static bool
 is_flush (const struct req *r)
 {
   return r->io.op == IO_FLUSH;
+}
+
+/* Can the drive take a command now?  It holds at most its queue
+ * depth, the command on the actuator included, and takes nothing
+ * while a command that is not queued (a flush: SATA's FLUSH CACHE is
+ * not an NCQ command) is on the actuator.
+ */
+static bool
+drive_room (const struct engine *e)
+{
+  const struct req *s = e->serving;
+
+  if (s && is_flush (s))
+    return false;
+  return e->drive.nheld + (s != NULL) < e->drive.depth;
+}
+
+static bool
+drive_empty (const struct engine *e)
+{
+  return !e->serving && e->drive.nheld == 0;
+}
+
+uint64_t
+engine_next_event (const struct engine *e)
+{
+  uint64_t t = e->serving ? e->serving->done : ENGINE_NEVER;
+
+  if (drive_room (e))
+    t = min64 (t, next_decision (e));
+  return t;
 }
 
 /* Give the policy every command of r at once. */
@@ -356,15 +397,16 @@ cost_add (struct hdd_cost *sum, const struct hdd_cost *c)
   sum->cache_hit = sum->cache_hit && c->cache_hit;
 }
 
-/* Command c of a split request r is on the drive: r starts with its
- * first command, and is on the drive (its started hook) with its last.
+/* Command c of a split request r is on the actuator: r starts with
+ * the first of its commands to get there, and is on the drive (its
+ * started hook) with the last.
  */
 static void
 command_started (struct engine *e, struct req *c)
 {
   struct req *r = c->parent;
 
-  if (r->cmds_undispatched == r->ncmds) {
+  if (r->cmds_unstarted == r->ncmds) {
     r->start = c->start;
     r->cost = (struct hdd_cost) { .cache_hit = true };
   }
@@ -372,52 +414,102 @@ command_started (struct engine *e, struct req *c)
   r->done = c->done;
   if (e->hooks.command)
     e->hooks.command (r, c, e->opaque);
-  if (--r->cmds_undispatched == 0) {
+  if (--r->cmds_unstarted == 0) {
     r->state = REQ_SERVING;
     if (e->hooks.started)
       e->hooks.started (r, e->opaque);
   }
 }
 
+/* r, a request or a command, is on the actuator from t: the model
+ * serves it after the drive's queueing overhead (0 on a drive that
+ * does not queue).
+ */
 static void
-dispatch (struct engine *e, struct req *r, uint64_t t)
+serve (struct engine *e, struct req *r, uint64_t t)
 {
+  uint64_t ov = drive_queue_overhead (&e->drive);
+
   r->start = t;
-  r->done = t + hdd_serve (e->hdd, &r->io, t, &r->cost);
+  r->done = t + ov + hdd_serve (e->hdd, &r->io, t + ov, &r->cost);
+  r->cost.overhead_ns += ov;
   r->state = REQ_SERVING;
   e->serving = r;
-  e->decide_at = ENGINE_NEVER;
-  e->policy_wake = ENGINE_NEVER;
   if (r->parent)
     command_started (e, r);
   else if (e->hooks.started)
     e->hooks.started (r, e->opaque);
 }
 
+/* The actuator is free at t: the drive serves the command its
+ * firmware chooses among those it holds, if any.
+ */
+static void
+start_next (struct engine *e, uint64_t t)
+{
+  if (!e->serving && e->drive.nheld > 0)
+    serve (e, drive_queue_next (&e->drive, e->hdd, t), t);
+}
+
+/* Hand r (a request, a command or a flush) to the drive at t.  A split
+ * request takes its dispatch and drive_len from its first command and
+ * holds its place in qdepth until its last command goes.
+ */
+static void
+hand_to_drive (struct engine *e, struct req *r, uint64_t t)
+{
+  struct req *p = r->parent;
+
+  r->dispatch = t;
+  r->drive_len = e->drive.nheld + (e->serving != NULL);
+  r->state = REQ_DRIVE;
+  drive_queue_put (&e->drive, r);
+  if (p) {
+    if (p->cmds_undispatched == p->ncmds) {
+      p->dispatch = t;
+      p->drive_len = r->drive_len;
+    }
+    if (--p->cmds_undispatched > 0)
+      return;
+    p->state = REQ_DRIVE;
+  }
+  e->nqueued--;
+  e->nin_drive++;
+}
+
+/* The drive has room at t: hand it commands while it has room, a ready
+ * flush first (once the drive is empty: a flush is not queued, and
+ * nothing passes it), then what the policy picks; then, if the
+ * actuator is free, start the firmware's choice.
+ */
 static void
 decide (struct engine *e, uint64_t t)
 {
-  uint64_t wake = ENGINE_NEVER;
-  struct req *r;
-
   admit_arrivals (e, t);
-  hdd_idle (e->hdd, t);
-  r = ready_flush (e);
-  if (r)
-    TAILQ_REMOVE (&e->flushes, r, engine_link);
-  else
-    r = e->ops->pick (e->policy, e->hdd, t, &wake);
-  if (r) {
-    assert (r->state == REQ_QUEUED);
-    /* A split request holds its place until its last command goes. */
-    if (!r->parent || r->parent->cmds_undispatched == 1)
-      e->nqueued--;
-    dispatch (e, r, t);
-    return;
-  }
-  /* A policy that asks to be woken in the past would stall time. */
-  e->policy_wake = wake <= t ? t + 1 : wake;
+  if (!e->serving)
+    hdd_idle (e->hdd, t);
   e->decide_at = ENGINE_NEVER;
+  e->policy_wake = ENGINE_NEVER;
+  while (drive_room (e)) {
+    uint64_t wake = ENGINE_NEVER;
+    struct req *r = ready_flush (e);
+
+    if (r) {
+      if (!drive_empty (e))
+        break;
+      TAILQ_REMOVE (&e->flushes, r, engine_link);
+    }
+    else if (!(r = e->ops->pick (e->policy, e->hdd, t, &wake))) {
+      /* A policy that asks to be woken in the past would stall time. */
+      e->policy_wake = wake <= t ? t + 1 : wake;
+      break;
+    }
+    assert (r->state == REQ_QUEUED);
+    hand_to_drive (e, r, t);
+    if (is_flush (r))
+      break;                    /* nothing is handed over while it runs */
+  }
+  start_next (e, t);
 }
 
 /* Command c of r has completed (or c was withdrawn, for
@@ -430,6 +522,7 @@ command_done (struct engine *e, struct req *c)
 
   if (--r->cmds_left > 0)
     return;
+  e->nin_drive--;
   r->done = c->done;
   free (r->cmds);               /* c with them */
   r->cmds = NULL;
@@ -442,6 +535,7 @@ static void
 complete (struct engine *e)
 {
   struct req *r = e->serving;
+  uint64_t t = r->done;         /* r may be freed with its request */
 
   e->serving = NULL;
   r->state = REQ_DONE;
@@ -454,8 +548,14 @@ complete (struct engine *e)
   }
   if (r->parent)
     command_done (e, r);
-  else if (e->hooks.completed)
-    e->hooks.completed (r, e->opaque);
+  else {
+    e->nin_drive--;
+    if (e->hooks.completed)
+      e->hooks.completed (r, e->opaque);
+  }
+  /* The drive goes on with what it holds before the host hands it
+     anything more (a decision at the same instant comes after). */
+  start_next (e, t);
 }
 
 void
@@ -469,7 +569,7 @@ engine_advance (struct engine *e, uint64_t now)
 
     if (t == ENGINE_NEVER || t > now)
       break;
-    if (e->serving)
+    if (e->serving && e->serving->done == t)
       complete (e);
     else
       decide (e, t);
@@ -498,6 +598,7 @@ withdraw (struct engine *e, struct req *r)
     if (!r->parent)
       e->nqueued--;
     break;
+  case REQ_DRIVE:
   case REQ_SERVING:
     return -1;
   case REQ_NEW:
@@ -533,10 +634,14 @@ cancel_commands (struct engine *e, struct req *r)
       continue;
     }
     r->cmds_undispatched--;
+    r->cmds_unstarted--;
     r->cmds_left--;
   }
-  if (holds_place)
+  if (holds_place) {
     e->nqueued--;
+    if (on_drive)               /* it completes with its commands there */
+      e->nin_drive++;
+  }
   if (on_drive)
     return -1;
   free (r->cmds);

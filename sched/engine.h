@@ -2,8 +2,10 @@
  *
  * The engine holds the queue, sequences flushes (a flush is a barrier
  * for its own connection and never reaches the policy: see engine.c),
- * asks the policy what to serve next, asks the model how long it
- * takes, and advances on a clock it is given.
+ * asks the policy what to hand the drive whenever the drive has room,
+ * lets the drive's queue (drive_queue.h) choose what its actuator
+ * serves, asks the model how long it takes, and advances on a clock it
+ * is given.
  * It never reads a clock: the modeled timeline is a function of the
  * arrivals, the requests, the drive, the policy and nothing else, so
  * that a driver which calls engine_advance late (a thread that woke up
@@ -31,8 +33,9 @@ struct engine;
  * into (engine.c).
  */
 struct engine_hooks {
-  /* r (its last command) is now on the drive; r->start (its first
-   * command's), r->done and r->cost (its commands' sum) are set.
+  /* r (its last command) is now on the actuator; r->dispatch (its
+   * first command's to reach the drive), r->start (its first command's
+   * on the actuator), r->done and r->cost (its commands' sum) are set.
    */
   void (*started) (struct req *r, void *opaque);
   /* r's modeled completion r->done has been reached; the engine has
@@ -91,8 +94,8 @@ extern int engine_cancel (struct engine *, struct req *r);
  * once).
  */
 extern uint32_t engine_pending (const struct engine *);
-/* The request or command on the drive, or NULL (a command's 'user'
- * is its request's).
+/* The request or command on the actuator, or NULL (a command's
+ * 'user' is its request's).
  */
 extern struct req *engine_serving (const struct engine *);
 

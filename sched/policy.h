@@ -2,8 +2,9 @@
  *
  * The engine owns time and the drive; a policy only orders requests.
  * It is given each request when it is allowed to see it (add), asked
- * what to serve when the drive is free (pick), and told when a request
- * it picked completes (done).  'now' is always modeled time.  A policy
+ * what to hand the drive whenever the drive has room for a command
+ * (pick: at a completion, at an arrival, when it asked to be woken),
+ * and told when a request it picked completes (done).  'now' is always modeled time.  A policy
  * sees reads, writes, zeroes and trims only: flushes are sequenced by
  * the engine.
  *
@@ -15,6 +16,7 @@
 #ifndef HDDSIM_POLICY_H
 #define HDDSIM_POLICY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/param.h"
@@ -29,13 +31,22 @@ struct policy_ops {
   const char *description;
   /* The policy's tunables, ended by a NULL key; NULL if it has none. */
   const struct param_desc *params;
+  /* The policy is itself a drive's firmware rule (satf): the engine
+   * gives it the actuator directly, with no drive queue below it
+   * (ncq-depth taken as 1).  The others are the host's: the engine asks
+   * them whenever the drive has a free slot, and the drive orders what
+   * it holds (drive_queue.h).
+   */
+  bool firmware;
 
   void *(*create) (const struct sched_params *);
   void (*destroy) (void *data);
 
   void (*add) (void *data, struct req *, uint64_t now);
 
-  /* Next request to serve at 'now', removed from the policy, or NULL.
+  /* Next request to hand the drive at 'now', removed from the
+   * policy, or NULL (also to hold requests back while others are on
+   * the drive).
    * When NULL, *wake tells when to ask again even if nothing arrives
    * (an idle window or an expiry; must be > now), UINT64_MAX for "on
    * the next arrival".  The drive's state may be read, not changed.

@@ -1,6 +1,11 @@
 /* hddsim: satf, shortest access time first (NCQ-style rotational
  * position ordering).
  *
+ * The one-level policy: satf is the drive's firmware doing all the
+ * ordering, with no host elevator above it and no drive queue below it
+ * (the engine runs it with ncq-depth taken as 1), kept to compare the
+ * two-level policies with.
+ *
  * Among the requests the engine lets it see (at most qdepth, the
  * oldest ones: the rest wait in arrival order), the drive serves the
  * one with the shortest modeled positioning time if started now: seek
@@ -17,6 +22,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "drive_queue.h"
 #include "policy.h"
 
 #define MS UINT64_C(1000000)
@@ -73,17 +79,6 @@ satf_remove (void *data, struct req *r)
   TAILQ_REMOVE (&sd->arrivals, r, fifo_link);
 }
 
-static uint64_t
-positioning (const struct hdd *hdd, const struct req *r, uint64_t now)
-{
-  struct hdd_cost c;
-
-  if (hdd_no_positioning (hdd, &r->io))
-    return 0;                   /* what the estimate would say */
-  hdd_estimate (hdd, &r->io, now, &c);
-  return c.seek_ns + c.rot_ns;
-}
-
 static struct req *
 shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
 {
@@ -97,7 +92,7 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
   if (r && !TAILQ_NEXT (r, fifo_link))
     return r;
   TAILQ_FOREACH (r, &sd->arrivals, fifo_link) {
-    uint64_t t = positioning (hdd, r, now);
+    uint64_t t = drive_positioning (hdd, &r->io, now);
     if (t < best_t) {           /* strict: ties keep the older */
       best = r;
       best_t = t;
@@ -130,6 +125,7 @@ const struct policy_ops satf_policy = {
   .name = "satf",
   .description = "shortest modeled positioning time first, with an age limit",
   .params = satf_params,
+  .firmware = true,
   .create = satf_create,
   .destroy = satf_destroy,
   .add = satf_add,

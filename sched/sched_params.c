@@ -13,7 +13,8 @@ static const struct param_desc engine_params[] = {
   { .key = "qdepth", .type = PARAM_UINT,
     .offset = offsetof (struct sched_params, qdepth),
     .min = 1, .max = 65536, .def = 32,
-    .help = "requests a policy may look at, like NCQ's depth" },
+    .help = "requests a policy may look at (the host's window; the "
+    "drive's own queue is ncq-depth=)" },
   { .key = NULL },
 };
 

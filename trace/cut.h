@@ -8,10 +8,10 @@
  * power failed, with what the cut took and what had been made durable
  * by then (the stats' "powercut" object without "failed", which grows
  * as the requests the cut failed retire).  It reads:
- *   ID,0,powercut,0,0,T,T,T,0,0,0,,0,0,0,0,0,0,powercut,0,E,B,F,U
- * with arrival_ns = start_ns = done_ns = T, the modeled time of the
- * cut, and E, B, F, U in lost_extents, lost_bytes, flushes_done and
- * fua_writes_done.  Its id is the next request id: the number of
+ *   ID,0,powercut,0,0,T,T,T,0,0,0,,0,0,0,0,0,0,powercut,0,E,B,F,U,T,0
+ * with arrival_ns = start_ns = done_ns = dispatch_ns = T, the modeled
+ * time of the cut, E, B, F, U in lost_extents, lost_bytes,
+ * flushes_done and fua_writes_done, and drive_queue 0.  Its id is the next request id: the number of
  * requests that had arrived by the cut (none gets an id after it).
  */
 #define TRACE_OP_POWERCUT "powercut"

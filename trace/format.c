@@ -27,4 +27,6 @@ const char *const trace_col_names[TRACE_NCOLS] = {
   [TRACE_COL_LOST_BYTES] = "lost_bytes",
   [TRACE_COL_FLUSHES_DONE] = "flushes_done",
   [TRACE_COL_FUA_WRITES_DONE] = "fua_writes_done",
+  [TRACE_COL_DISPATCH] = "dispatch_ns",
+  [TRACE_COL_DRIVE_QUEUE] = "drive_queue",
 };

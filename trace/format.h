@@ -10,9 +10,14 @@
 
 /* The columns in file order.  The first twelve are the stable
  * interface (tools and tests read them by name); new columns are only
- * ever appended.  The last four are the power cut's (powercut=): empty
- * on a request's row, set on the one row that records the cut (op and
- * outcome "powercut", see struct trace_cut).
+ * ever appended.  The four after commands are the power cut's
+ * (powercut=): empty on a request's row, set on the one row that
+ * records the cut (op and outcome "powercut", see struct trace_cut).
+ * The last two say when the request (its first command) was handed to
+ * the drive and how many commands the drive held then (its queue, the
+ * actuator's command included; always 0 with ncq-depth=1, where
+ * dispatch_ns is start_ns); the cut's row has its instant and 0.
+ * Traces written before a column existed lack it and still read.
  */
 enum trace_col {
   TRACE_COL_ID, TRACE_COL_CONN, TRACE_COL_OP, TRACE_COL_OFFSET,
@@ -22,6 +27,7 @@ enum trace_col {
   TRACE_COL_CACHE_HIT, TRACE_COL_QUEUE_LEN, TRACE_COL_OUTCOME,
   TRACE_COL_COMMANDS, TRACE_COL_LOST_EXTENTS, TRACE_COL_LOST_BYTES,
   TRACE_COL_FLUSHES_DONE, TRACE_COL_FUA_WRITES_DONE,
+  TRACE_COL_DISPATCH, TRACE_COL_DRIVE_QUEUE,
   TRACE_NCOLS
 };
 

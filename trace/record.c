@@ -9,8 +9,9 @@ trace_record_of (struct trace_record *t, const struct req *r,
 {
   *t = (struct trace_record) {
     .id = r->id, .conn = r->conn, .queue_len = r->queue_len,
-    .commands = r->ncmds ? r->ncmds : 1, .io = r->io,
-    .arrival = r->arrival, .start = r->start, .done = r->done,
+    .commands = r->ncmds ? r->ncmds : 1, .drive_queue = r->drive_len,
+    .io = r->io, .arrival = r->arrival, .dispatch = r->dispatch,
+    .start = r->start, .done = r->done,
     .cost = r->cost, .late_ns = late_ns, .outcome = outcome,
   };
 }

@@ -21,8 +21,9 @@ struct trace_record {
   uint32_t conn;
   uint32_t queue_len;
   uint32_t commands;            /* the drive served it as (max-transfer) */
+  uint32_t drive_queue;         /* commands the drive held at dispatch */
   struct io io;
-  uint64_t arrival, start, done;
+  uint64_t arrival, dispatch, start, done;
   struct hdd_cost cost;
   int64_t late_ns;              /* delivered - modeled done, or
                                    TRACE_LATE_NONE */

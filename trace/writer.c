@@ -160,9 +160,12 @@ trace_format_line (char *buf, const struct trace_record *t)
   p = field_u64 (p, t->cost.cache_hit);
   p = field_u64 (p, t->queue_len);
   p = field_str (p, trace_outcome_names[t->outcome]);
-  p = put_u64 (p, t->commands);
+  p = field_u64 (p, t->commands);
   /* the power cut's columns: empty on a request's row */
-  p = put_str (p, ",,,,\n");
+  p = put_str (p, ",,,,");
+  p = field_u64 (p, t->dispatch);
+  p = put_u64 (p, t->drive_queue);
+  *p++ = '\n';
   return (size_t) (p - buf);
 }
 
@@ -181,7 +184,9 @@ trace_format_cut (char *buf, const struct trace_cut *c)
   p = field_u64 (p, c->lost_extents);
   p = field_u64 (p, c->lost_bytes);
   p = field_u64 (p, c->flushes_done);
-  p = put_u64 (p, c->fua_writes_done);
-  *p++ = '\n';
+  p = field_u64 (p, c->fua_writes_done);
+  /* its instant, nothing held */
+  p = field_u64 (p, c->t_ns);
+  p = put_str (p, "0\n");
   return (size_t) (p - buf);
 }

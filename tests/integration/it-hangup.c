@@ -37,6 +37,21 @@ stats_value (const struct server *s, const char *key)
   return strtol (p + strlen (want), NULL, 10);
 }
 
+/* How long the tests wait for every request sent to be inside the
+ * plugin.  nbdkit's 32 workers of a connection each take one; under a
+ * preloaded sanitizer runtime (ThreadSanitizer most) on a loaded
+ * 2-core machine, 1 s was not enough: 89 of 4 x 32 had arrived.  The
+ * requests' service (REQUEST_SERVICE) is far longer, so that none has
+ * completed when the test hangs up or stops the server.
+ */
+static unsigned
+arrival_wait (void)
+{
+  return getenv ("HDDSIM_NBDKIT_PRELOAD") ? 5 : 1;
+}
+
+#define REQUEST_SERVICE "service=60s"
+
 /* DEPTH reads of 4 KiB in flight on nbd; the buffers must outlive
  * them.
  */
@@ -51,15 +66,15 @@ issue (struct nbd_handle *nbd, uint8_t (*buf)[4096])
                    "aio_pread: %s", nbd_get_error ());
 }
 
-/* A client hangs up with 32 requests of 2 s each inside the plugin
+/* A client hangs up with 32 requests of 60 s each inside the plugin
  * (nbdkit -t 32 hands all of them over): one on the drive, 31 queued.
- * After 1 s none has completed, so all 32 are aborted -- the one on
- * the drive and the 31 pulled from the queue alike.
+ * After arrival_wait () none has completed, so all 32 are aborted --
+ * the one on the drive and the 31 pulled from the queue alike.
  */
 START_TEST (test_aborted_counts_queued)
 {
   static const char *const params[] = {
-    "profile=fixed", "service=2s", "-t", "32", NULL
+    "profile=fixed", REQUEST_SERVICE, "-t", "32", NULL
   };
   static uint8_t buf[DEPTH][4096];
   struct server s;
@@ -70,7 +85,7 @@ START_TEST (test_aborted_counts_queued)
   server_start (&s, params);
   nbd = server_connect (&s);
   issue (nbd, buf);
-  sleep (1);
+  sleep (arrival_wait ());
   nbd_close (nbd);              /* no NBD_CMD_DISC: an abrupt hang-up */
   sleep (1);                    /* the workers see it within 50 ms */
   server_stop (&s, &status);
@@ -88,7 +103,7 @@ START_TEST (test_aborted_counts_queued)
 }
 END_TEST
 
-/* SIGTERM with 4 connections x 32 requests of 2 s queued (-t 32).
+/* SIGTERM with 4 connections x 32 requests of 60 s queued (-t 32).
  * Giving up cost 10 ms per queued request once (1.28 s here, 2.56 s
  * for 4 x 64); now each connection's replies go back one after the
  * other as soon as the previous worker has left, and the connections
@@ -98,7 +113,7 @@ END_TEST
 START_TEST (test_shutdown_independent_of_queue)
 {
   static const char *const params[] = {
-    "profile=fixed", "service=2s", "-t", "32", NULL
+    "profile=fixed", REQUEST_SERVICE, "-t", "32", NULL
   };
   static uint8_t buf[4][DEPTH][4096];
   struct server s;
@@ -115,7 +130,7 @@ START_TEST (test_shutdown_independent_of_queue)
     nbd[c] = server_connect (&s);
     issue (nbd[c], buf[c]);
   }
-  sleep (1);
+  sleep (arrival_wait ());
   took = server_stop (&s, &status);
   fprintf (stderr, "SIGTERM with 4 x %d queued requests: exited in %.3f s\n",
            DEPTH, took);

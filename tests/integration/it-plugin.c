@@ -365,12 +365,18 @@ END_TEST
  */
 START_TEST (test_replay_equals_live)
 {
-  const struct policy_ops *ops = policy_list[_i / 2];
+  const struct policy_ops *ops = policy_list[_i / 3];
   char sched_arg[64], profile_arg[PATH_MAX + 16], cmd[PATH_MAX + 1024];
   char *parv = realpath ("tests/data/disksim/barracuda.parv", NULL);
+  /* The default drive with 128K commands; a DiskSim drive; the default
+     drive queueing 32 commands (a command handed to the drive at an
+     arrival, served in the firmware's order). */
+  const char *drive = _i % 3 == 1 ? "'%s'"
+    : _i % 3 == 0 ? "max-transfer=128K" : "max-transfer=128K ncq-depth=32";
+  char drive_arg[PATH_MAX + 64];
   const char *params[] = { sched_arg, "seed=7",
-                           _i % 2 ? profile_arg : "max-transfer=128K",
-                           NULL };
+                           _i % 3 == 1 ? profile_arg : "max-transfer=128K",
+                           _i % 3 == 2 ? "ncq-depth=32" : NULL, NULL };
   const char *tools = getenv ("HDDSIM_TOOLS");
   struct server s;
   struct nbd_handle *nbd[2];
@@ -409,10 +415,10 @@ START_TEST (test_replay_equals_live)
     nbd_close (nbd[c]);
   }
   server_stop (&s, NULL);
+  snprintf (drive_arg, sizeof drive_arg, drive, profile_arg);
   snprintf (cmd, sizeof cmd, "'%s/hddsim-replay' --check '%s' size=%llu "
-            "sched=%s seed=7 '%s'", tools, s.trace,
-            (unsigned long long) IMAGE_BYTES, ops->name,
-            _i % 2 ? profile_arg : "max-transfer=128K");
+            "sched=%s seed=7 %s", tools, s.trace,
+            (unsigned long long) IMAGE_BYTES, ops->name, drive_arg);
   ck_assert_msg (system (cmd) == 0, "replay differs from live: %s", cmd);
   free (parv);
   server_cleanup (&s);
@@ -777,7 +783,7 @@ plugin_suite (void)
   tcase_add_test (data, test_is_rotational);
   tcase_add_test (conc, test_service_times_match_model);
   tcase_add_test (conc, test_flush_after_writes);
-  tcase_add_loop_test (conc, test_replay_equals_live, 0, 2 * npolicies ());
+  tcase_add_loop_test (conc, test_replay_equals_live, 0, 3 * npolicies ());
   tcase_add_test (fail, test_sigterm_with_queue);
   tcase_add_test (fail, test_disconnect_mid_queue);
   tcase_add_test (fail, test_image_error_reaches_client);

@@ -923,10 +923,13 @@ split_write_wait (struct nbd_handle *nbd, int64_t cookie)
   ck_assert_int_eq (nbd_aio_command_completed (nbd, cookie), 1);
 }
 
-/* cache=wt, max-transfer=128K: a 1 MiB write is eight commands, each
- * on the media when it completes (about 10 ms each).  A flush from
- * another connection arrives 10 ms after the write and is served
- * between two of its commands (the engine serves a flush nothing holds back first); the power
+/* cache=wt, max-transfer=16K: a 1 MiB write is 64 commands, each on
+ * the media when it completes (each misses a revolution: 549 ms in
+ * all; with 128K commands, 80 ms, and a flush sent 10 ms after the
+ * write arrived too late under ThreadSanitizer on a loaded machine).
+ * A flush from another connection arrives 10 ms after the write and is
+ * served between two of its commands (the engine serves a flush
+ * nothing holds back first); the power
  * fails as the write completes (after-writes:1).  The write completed
  * on a write-through drive, so all of it is on the image.  With the
  * data reaching the image only with the last command, the flush's
@@ -936,7 +939,7 @@ split_write_wait (struct nbd_handle *nbd, int64_t cookie)
 START_TEST (test_split_write_wt)
 {
   static const char *const params[] = {
-    "sched=fifo", "cache=wt", "max-transfer=128K",
+    "sched=fifo", "cache=wt", "max-transfer=16K",
     "powercut=after-writes:1", NULL
   };
   struct server s;
@@ -953,7 +956,7 @@ START_TEST (test_split_write_wt)
   a = server_connect (&s);
   b = server_connect (&s);
   cookie = split_write_start (a);
-  /* Its eight commands take about 80 ms: arrive during the first few. */
+  /* Its 64 commands take about 550 ms: arrive during the first few. */
   usleep (10 * 1000);
   ck_assert_int_eq (nbd_flush (b, 0), 0);
   split_write_wait (a, cookie);

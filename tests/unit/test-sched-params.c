@@ -3,7 +3,8 @@
  * test-param.c's.
  *
  * Expected values are the parameters' documented meanings (8.5ms is
- * 8 500 000 ns, 16M is 2^24 bytes) and DESIGN.md's defaults.
+ * 8 500 000 ns, 16M is 2^24 bytes) and the defaults of the Linux
+ * versions the policies follow (docs/schedulers.md).
  */
 
 #include <stdint.h>

@@ -22,7 +22,8 @@ static const char header[] =
   "id,conn,op,offset,length,arrival_ns,start_ns,done_ns,"
   "seek_ns,rot_ns,xfer_ns,late_ns,"
   "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome,"
-  "commands,lost_extents,lost_bytes,flushes_done,fua_writes_done\n";
+  "commands,lost_extents,lost_bytes,flushes_done,fua_writes_done,"
+  "dispatch_ns,drive_queue\n";
 
 static struct trace_record
 sample (void)
@@ -30,7 +31,8 @@ sample (void)
   return (struct trace_record) {
     .id = 42, .conn = 3, .queue_len = 7, .commands = 5,
     .io = { .op = IO_WRITE, .fua = true, .offset = 1048576, .length = 4096 },
-    .arrival = 1000, .start = 2500, .done = 12345678,
+    .arrival = 1000, .dispatch = 2000, .start = 2500, .done = 12345678,
+    .drive_queue = 3,
     .cost = { .busy_ns = 11, .overhead_ns = 22, .seek_ns = 3000000,
               .rot_ns = 4166666, .xfer_ns = 81920, .seek_cylinders = 1234,
               .cache_hit = false },
@@ -63,10 +65,10 @@ START_TEST (test_delivered_line)
   struct trace_record t = sample ();
 
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,\n");
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3\n");
   t.late_ns = -5;               /* early: a bug, but written as it is */
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,\n");
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,,2000,3\n");
 }
 END_TEST
 
@@ -90,7 +92,7 @@ START_TEST (test_number_edges)
     { UINT64_MAX, "18446744073709551615" },
   };
   const char *rest = ",3,write,1048576,4096,1000,2500,12345678,"
-    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,\n";
+    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3\n";
   struct trace_record t = sample ();
   char expected[TRACE_LINE_MAX];
   size_t i;
@@ -114,18 +116,18 @@ START_TEST (test_undelivered_and_extremes)
   t.id = UINT64_MAX;
   t.cost.seek_ns = 0;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
-              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,\n");
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,,2000,3\n");
   t.outcome = OUTCOME_IO_ERROR;
   t.late_ns = INT64_MIN + 1;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
               "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
-              "error,5,,,,\n");
+              "error,5,,,,,2000,3\n");
 }
 END_TEST
 
 /* The power cut's row, as trace/cut.h spells it out: one instant in
- * the three times, no extent, costs 0, outcome powercut, and the four
- * figures last.
+ * the three times, no extent, costs 0, outcome powercut, the four
+ * figures, then the instant again as dispatch_ns and drive_queue 0.
  */
 START_TEST (test_cut_line)
 {
@@ -135,7 +137,7 @@ START_TEST (test_cut_line)
   };
   static const char expected[] =
     "460,0,powercut,0,0,13430216476,13430216476,13430216476,"
-    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7\n";
+    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7,13430216476,0\n";
   char buf[TRACE_LINE_MAX];
   size_t n = trace_format_cut (buf, &c);
 

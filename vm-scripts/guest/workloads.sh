@@ -163,6 +163,14 @@ job_readers() {
     echo "--name=readers $* --rw=randread --bs=4k --size=$(opt rsize 256M)" \
         "--filename=readers.dat --numjobs=$(opt readers 4) --ioengine=psync --direct=1 --randrepeat=1"
 }
+# readers_log: the readers' completion latency of every request, in
+# fio's latency logs readers_clat.N.log (ms since the job's start, ns),
+# from which the host works out their p99's sampling error within the
+# run (vm-scripts/lib/bootstrap.py); go right after job_readers' --name
+readers_log() { echo "--write_lat_log=$RES/readers --log_avg_msec=0"; }
+# readers_log_trim: only the completion latency's logs are kept (fio
+# writes the submission's and the total's too)
+readers_log_trim() { rm -f "$RES"/readers_slat.*.log "$RES"/readers_lat.*.log; }
 # job_background: fsync-under-writer's buffered 1 MiB background writer
 job_background() {
     echo "--name=background --rw=write --bs=1M --size=$(opt bgsize 2G) --ioengine=psync --direct=0"
@@ -341,8 +349,9 @@ wl_sysbench_2006() {
 wl_writer_readers() {
     [ "$FS" != raw ] || { say "writer-readers needs a filesystem"; return 1; }
     fio_run writer-readers --directory="$MNT" --time_based --runtime="$TIME" --group_reporting \
-        $(job_writer) $(job_readers --new_group)
+        $(job_writer) $(job_readers --new_group $(readers_log))
     rc=$?
+    readers_log_trim
     f=$RES/writer-readers.flat
     metric fio_rc "$rc" ""
     readers_metrics "$f" 1
@@ -387,8 +396,9 @@ wl_readers() {
         { echo "readers: laying out readers.dat failed: $(head -n 3 "$RES/readers-layout.err")" >> "$RES/error.txt"; return 1; }
     sync
     ready_barrier || return 1
-    fio_run readers --directory="$MNT" --time_based --runtime="$TIME" --group_reporting $(job_readers)
+    fio_run readers --directory="$MNT" --time_based --runtime="$TIME" --group_reporting $(job_readers $(readers_log))
     rc=$?
+    readers_log_trim
     metric fio_rc "$rc" ""
     readers_metrics "$RES/readers.flat" 0
     return $rc

@@ -37,3 +37,25 @@ drive_summary() {
             printf "%sread_MiB,%.4g,MiB\n%swrite_MiB,%.4g,MiB\n", p, rd / 1048576, p, wr / 1048576
         }'
 }
+
+# stats_lateness STATS...: the plugin's lateness percentiles from its
+# stats files (stats.json's "lateness_us": how late the host delivered
+# the model's completions, the host's own disturbance of the drive's
+# time), as metric lines in ms; with several drives, each percentile's
+# largest.  Nothing when no file has them.
+stats_lateness() {
+    awk '
+        /"lateness_us"/ {
+            line = $0; sub(/.*"lateness_us": *\{/, "", line); sub(/\}.*/, "", line)
+            n = split(line, kv, ",")
+            for (i = 1; i <= n; i++) {
+                split(kv[i], p, ":"); k = p[1]; gsub(/[" ]/, "", k); v = p[2] + 0
+                if (!(k in top) || v > top[k]) top[k] = v
+            }
+            seen = 1
+        }
+        END {
+            if (!seen) exit
+            printf "late_p50_ms,%.4f,ms\nlate_p99_ms,%.4f,ms\nlate_p999_ms,%.4f,ms\n", top["p50"] / 1000, top["p99"] / 1000, top["p99.9"] / 1000
+        }' "$@"
+}

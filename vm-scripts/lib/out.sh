@@ -1,7 +1,28 @@
 # shellcheck shell=bash
 # out.sh: where a run's rows and files go: appended to the CSV of --out,
 # the files in a folder beside it; without --out, the rows on stdout and
-# the files in a temporary folder.  Sourced by run and crash.
+# the files in a temporary folder; and the CSV's formats.  Sourced by
+# run, crash and matrix.
+
+# The rows' formats, newest first.  guest: the guest whose row it is (0
+# for the drive several share); clock: the guest's clock (lib/qemu.sh:
+# kvm, icountN, tcg).  A CSV written before a column is read as guest 1
+# and clock tcg throughout (every run before issue 22 ran on plain TCG).
+ROWS_HEADER="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest,clock"
+ROWS_HEADER_V2="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest"
+ROWS_HEADER_V1="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit"
+
+# csv_version FILE: 3, 2 or 1 by FILE's header (3 for a missing or empty
+# FILE: a new one gets the newest); fails, printing nothing, on another
+csv_version() {
+    [ -s "$1" ] || { echo 3; return 0; }
+    case $(head -n1 "$1") in
+        "$ROWS_HEADER") echo 3 ;;
+        "$ROWS_HEADER_V2") echo 2 ;;
+        "$ROWS_HEADER_V1") echo 1 ;;
+        *) return 1 ;;
+    esac
+}
 
 # out_dir OUT NAME: makes and prints the folder for the files: OUT.d
 # beside the CSV OUT, or with OUT empty a new $TMPDIR/NAME.XXXXXX

@@ -1,25 +1,84 @@
 # shellcheck shell=bash
-# qemu.sh: the benchmark guest in QEMU/TCG: its command line, start it,
-# follow its console, wait for it, stop it.  Sourcing sets QEMU to
+# qemu.sh: the benchmark guest in QEMU: its clock (KVM, TCG, or TCG on an
+# instruction-counted clock), its command line, start it, follow its
+# console, wait for it, stop it.  Sourcing sets QEMU to
 # qemu-system-x86_64 unless the environment names another binary.
 # Sourced by run and crash; needs lib/common.sh.
 
 QEMU=${QEMU:-qemu-system-x86_64}
 
+# The guest's clock, QEMU_CLOCK, which the rows' clock column records:
+#   kvm      KVM (the host's CPU, -cpu host): where /dev/kvm exists
+#   icountN  TCG on an instruction-counted clock, -icount shift=N,
+#            align=on: the guest executes one instruction each 2^N ns
+#            of its clock (N=3: 125 million a second) and is held back
+#            so that its clock keeps pace with the host's, so its speed
+#            does not depend on what else the host runs (as long as
+#            the host can give it that much; docs/repeatability.md).
+#            sleep=on, QEMU's default, is what lets the drive's delays
+#            reach the guest: an idle guest's clock follows the host's;
+#            sleep=off would warp it to the next timer and the drive's
+#            time would vanish from the guest's.  TCG only.
+#   tcg      TCG at whatever speed the host leaves it (before issue 22)
+# QEMU_CLOCK_DEFAULT_ICOUNT is the speed run uses on TCG unless told
+# otherwise: the fastest this 2-core host always gave two guests beside
+# two busy loops (docs/repeatability.md).
+QEMU_CLOCK=${QEMU_CLOCK:-tcg}
+QEMU_CLOCK_DEFAULT_ICOUNT=icount3
+
+# kvm_usable: true where this user can open /dev/kvm
+kvm_usable() { [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; }
+
+# qemu_clock ACCEL ICOUNT: prints the guest's clock (kvm, icountN, tcg)
+# from run's --accel (auto, kvm, tcg) and --icount (shift=N, off, or
+# empty: the default); says what is wrong on stderr and fails on a
+# combination that cannot be
+qemu_clock() {
+    local accel=$1 icount=$2 n
+    case $accel in
+        auto) if kvm_usable; then accel=kvm; else accel=tcg; fi ;;
+        kvm) kvm_usable || { echo "--accel kvm: /dev/kvm is missing or not readable and writable here" >&2; return 1; } ;;
+        tcg) ;;
+        *) echo "--accel: auto, kvm or tcg (got '$accel')" >&2; return 1 ;;
+    esac
+    case $icount in
+        '') if [ "$accel" = kvm ]; then echo kvm; else echo "$QEMU_CLOCK_DEFAULT_ICOUNT"; fi ;;
+        off) echo "$accel" ;;
+        shift=*)
+            n=${icount#shift=}
+            [[ $n =~ ^[0-9]$ ]] || { echo "--icount shift=N: N from 0 to 9 (2^N ns an instruction; got '$icount')" >&2; return 1; }
+            [ "$accel" = tcg ] || { echo "--icount $icount: instruction counting is TCG's; KVM runs the host's CPU (give --accel tcg, or --icount off)" >&2; return 1; }
+            echo "icount$n" ;;
+        *) echo "--icount: shift=N or off (got '$icount')" >&2; return 1 ;;
+    esac
+}
+
+# qemu_clock_args CLOCK: the accelerator, CPU and clock arguments of a
+# guest on CLOCK, one a line
+qemu_clock_args() {
+    case $1 in
+        kvm) printf '%s\n' -accel kvm -cpu host ;;
+        icount*) printf '%s\n' -accel tcg -cpu max -icount "shift=${1#icount},align=on,sleep=on" ;;
+        *) printf '%s\n' -accel tcg -cpu max ;;
+    esac
+}
+
 # qemu_require: dies unless $QEMU is installed
 qemu_require() { command -v "$QEMU" >/dev/null || die "$QEMU not found (apt-get install qemu-system-x86)"; }
 
 # qemu_args GUEST CONSOLE RESULTS APPEND [SERIAL...]: the guest's QEMU
-# command line but its drives, in QEMU_ARGS: TCG, one vCPU (with two the
-# guest's TSC goes unsynchronised), 1 GiB, no display or monitor, no
-# reboot; ttyS0 into the file CONSOLE, ttyS1 (the results) into the file
-# RESULTS, each SERIAL (a -serial spec) after them; the kernel and
-# initramfs of the built guest in folder GUEST, with the kernel command
-# line "console=ttyS0 panic=-1 mitigations=off APPEND"
+# command line but its drives, in QEMU_ARGS: QEMU_CLOCK's accelerator,
+# one vCPU (with two the guest's TSC goes unsynchronised), 1 GiB, no
+# display or monitor, no reboot; ttyS0 into the file CONSOLE, ttyS1 (the
+# results) into the file RESULTS, each SERIAL (a -serial spec) after
+# them; the kernel and initramfs of the built guest in folder GUEST,
+# with the kernel command line "console=ttyS0 panic=-1 mitigations=off
+# APPEND"
 qemu_args() {
     local guest=$1 console=$2 results=$3 append=$4 serial
     shift 4
-    QEMU_ARGS=(-accel tcg -cpu max -smp 1 -m 1G -nographic -nodefaults -no-user-config
+    mapfile -t QEMU_ARGS < <(qemu_clock_args "$QEMU_CLOCK")
+    QEMU_ARGS+=(-smp 1 -m 1G -nographic -nodefaults -no-user-config
         -no-reboot -monitor none -serial "file:$console" -serial "file:$results")
     for serial in "$@"; do QEMU_ARGS+=(-serial "$serial"); done
     QEMU_ARGS+=(-kernel "$guest/kernel" -initrd "$guest/initramfs.cpio"
