@@ -17,7 +17,8 @@
  *   dctl_hda.c    the mechanism: positioning, sector by sector
  *   dctl_bus.c    the bus: transfers, disconnects, reconnections
  *   dctl_seg.c    the buffer's segments
- *   dctl_mech.c   DiskSim's fixed-point mechanics and the track's map
+ *   dctl_mech.c   DiskSim's fixed-point mechanics
+ *   dctl_layout.c DiskSim's g1 layout as its code maps, both ways
  */
 #ifndef HDDSIM_DCTL_H
 #define HDDSIM_DCTL_H

@@ -35,7 +35,8 @@ dbus_send (struct dctl *d, const struct dmsg *m, uint64_t delay)
 {
   d->buswait++;
   d->busowned = true;
-  TR (d, "send cause %d bcount %ld delay %.6f", m->cause, (long) m->bcount, delay / 1e9);
+  TR (d, "send cause %d bcount %ld delay %.6f",
+         m->cause, (long) m->bcount, delay / 1e9);
   dctl_schedule (d, d->now + delay, EV_ANSWER, DCTL_NONE, m);
 }
 
@@ -229,7 +230,8 @@ write_chunk (struct dctl *d, int r, struct dreq *q, struct dseg *sg)
     }
     dseg_wrap (sg, sg->end);
     if (ow->inblkno < sg->start || ow->inblkno > sg->end)
-      TR (d, "DISKSIM-FAIL transfer_size owner in %ld seg [%ld,%ld)", (long) ow->inblkno, (long) sg->start, (long) sg->end);
+      TR (d, "DISKSIM-FAIL transfer_size owner in %ld seg [%ld,%ld)",
+             (long) ow->inblkno, (long) sg->start, (long) sg->end);
     if (q->outblkno >= req_end (q)) {
       sg->outstate = OUT_IDLE;
       return d->c.fastwrite == 0 ? -1 : 0;
@@ -295,7 +297,9 @@ dbus_transfer_done (struct dctl *d, const struct dmsg *in)
   d->effbus = r;
   d->outstate = BUS_TRANSFERING;
   n = q->read ? read_chunk (d, q, sg) : write_chunk (d, r, q, sg);
-  TR (d, "transfer_size %ld (out %ld in %ld seg [%ld,%ld))", (long) n, (long) q->outblkno, (long) q->inblkno, (long) sg->start, (long) sg->end);
+  TR (d, "transfer_size %ld (out %ld in %ld seg [%ld,%ld))",
+         (long) n, (long) q->outblkno, (long) q->inblkno, (long) sg->start,
+         (long) sg->end);
   m.bcount = n;
   if (n == -2) {
     d->outwait = true;

@@ -70,7 +70,8 @@ initiate_seek (struct dctl *d, int s, bool first, uint64_t delay,
   }
   a->type = ACC_SEEKDONE;
   dctl_schedule (d, a->time, EV_ACCESS, s, NULL);
-  TR (d, "seek to %ld (%lu cyl) seek %.6f start %.6f", (long) a->blkno, (unsigned long) dist, seek / 1e9, sg->time / 1e9);
+  TR (d, "seek to %ld (%lu cyl) seek %.6f start %.6f",
+         (long) a->blkno, (unsigned long) dist, seek / 1e9, sg->time / 1e9);
   return true;
 }
 
@@ -96,7 +97,8 @@ seekdone (struct dctl *d, int s)
   }
   dlay_track (d, cyl, head, &first, &last);
   if (a->blkno < first || a->blkno > last)
-    TR (d, "DISKSIM-FAIL seekdone %ld not in %ld-%ld", (long) a->blkno, (long) first, (long) last);
+    TR (d, "DISKSIM-FAIL seekdone %ld not in %ld-%ld",
+           (long) a->blkno, (long) first, (long) last);
   d->track_low = first;
   d->track_high = last;
   sg->time = d->now;
@@ -109,7 +111,8 @@ seekdone (struct dctl *d, int s)
   a->blkno = dlay_ptol (d, cyl, head, (uint64_t) a->cause, &remapped);
   a->type = ACC_SECTOR;
   a->bcount = 0;
-  TR (d, "seekdone blk %ld track %ld-%ld latency %.6f", (long) a->blkno, (long) first, (long) last, lat / 1e9);
+  TR (d, "seekdone blk %ld track %ld-%ld latency %.6f",
+         (long) a->blkno, (long) first, (long) last, lat / 1e9);
   dctl_schedule (d, a->time, EV_ACCESS, s, NULL);
 }
 
@@ -202,7 +205,11 @@ next_step (struct dctl *d, int s, int n)
      (its fpcheck).  hddsim takes the block its ltop put there. */
   if (entering == -1 && !remapped)
     entering = here;
-  TR (d, " NEXT blk %ld cause %ld currcause %ld (under %lu cyl %lu head %lu)", (long) a->blkno, (long) a->cause, (long) entering, (unsigned long) under, (unsigned long) d->cyl, (unsigned long) d->head);
+  TR (d, "NEXT blk %ld cause %ld currcause %ld (under %lu cyl %lu "
+         "head %lu)",
+         (long) a->blkno, (long) a->cause, (long) entering,
+         (unsigned long) under, (unsigned long) d->cyl,
+         (unsigned long) d->head);
   sg->time = d->now;
   a->time = d->now + dmech_xfertime (d, dlay_spt (d, d->track_low), 1);
   a->bcount = 1;
@@ -244,7 +251,11 @@ sector_done (struct dctl *d, int s)
     firstblk = e->inblkno;
     lastblk = min_i64 (sg->end, next);
   }
-  TR (d, " SD blk %ld cur %ld bcount %d first %ld last %ld seg [%ld,%ld) state %d bg %d maxra %ld minra %ld", (long) a->blkno, (long) cur, a->bcount, (long) firstblk, (long) lastblk, (long) sg->start, (long) sg->end, sg->state, a->background, (long) sg->maxra, (long) sg->minra);
+  TR (d, "SD blk %ld cur %ld bcount %d first %ld last %ld seg "
+         "[%ld,%ld) state %d bg %d maxra %ld minra %ld",
+         (long) a->blkno, (long) cur, a->bcount, (long) firstblk,
+         (long) lastblk, (long) sg->start, (long) sg->end, sg->state,
+         a->background, (long) sg->maxra, (long) sg->minra);
   if (d->livelock) {
     /* DiskSim 4.0 stops here (its fpcheck: the head has stepped round
        this long without a block it could take, where its mappings
@@ -428,9 +439,11 @@ dhda_release (struct dctl *d, int r)
   int s = q->seg, next = DCTL_NONE;
   struct dseg *sg = &d->seg[s];
   bool release = false, free_it = false;
-  bool shared = sg->reqs != DCTL_NONE && d->req[sg->reqs].seg_next != DCTL_NONE;
+  bool shared = sg->reqs != DCTL_NONE
+                && d->req[sg->reqs].seg_next != DCTL_NONE;
 
-  TR (d, "release %d io %d seg %d [%ld,%ld)", r, q->io, s, (long) sg->start, (long) sg->end);
+  TR (d, "release %d io %d seg %d [%ld,%ld)",
+         r, q->io, s, (long) sg->start, (long) sg->end);
 
   if (!q->io) {                 /* a read-ahead alone */
     release = free_it = true;

@@ -589,7 +589,8 @@ stop_reading (struct dctl *d, int s)
   }
   if (a->type == ACC_NONE)
     return true;
-  if (!d->c.disc_in_seek && (a->type == ACC_SEEKDONE || !d->c.stop_in_sector)) {
+  if (!d->c.disc_in_seek
+      && (a->type == ACC_SEEKDONE || !d->c.stop_in_sector)) {
     dctl_unschedule_access (d, s);
     if (a->type == ACC_SEEKDONE) {
       uint64_t cyl, head, sector;
