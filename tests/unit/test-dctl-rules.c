@@ -193,6 +193,64 @@ START_TEST (test_read_water_mark)
 }
 END_TEST
 
+/* Read disconnect afterwrite: the same disconnection for a read whose
+ * command follows a write (DiskSim's lastread off): a write of block
+ * 500, then 30 ms later the read of block 0 pays the 12 ms
+ * disconnection: 0.25 + 12 + 0.05 = 12.3 ms (the after-read value, 0,
+ * would leave it the media's time).  DiskSim: 12.300000.
+ */
+START_TEST (test_read_disconnect_after_write)
+{
+  struct hdd *d = tiny_with ("s/Read disconnect afterwrite = 0.0/"
+                             "Read disconnect afterwrite = 12.0/");
+  struct io w = { .op = IO_WRITE, .offset = 500 * 512, .length = 512 };
+  struct hdd_cost c;
+  uint64_t t = hdd_serve (d, &w, 0, &c);
+
+  serve_want (d, IO_READ, 0, 1, t + 30 * MS, 12300 * US,
+              "read after a write");
+  hdd_free (d);
+}
+END_TEST
+
+/* Hold bus entire read xfer: ten blocks, the bus faster than the
+ * media.  Without it the disk lets the bus go each time the data runs
+ * out and reselects when the next block is in, paying First reselect
+ * overhead (0.02 ms) each time: the last block, read at 11.0 ms, goes
+ * at 11.02-11.07 ms.  Holding the bus, no reselection: 11.05 ms.
+ * DiskSim: 11.069922, 11.049922.
+ */
+START_TEST (test_hold_bus_read)
+{
+  struct hdd *d = tiny_with ("s/First reselect overhead = 0.0/"
+                             "First reselect overhead = 0.02/");
+
+  serve_want (d, IO_READ, 0, 10, 0, 11070 * US, "bus let go");
+  hdd_free (d);
+  d = tiny_with ("s/First reselect overhead = 0.0/First reselect overhead "
+                 "= 0.02/;s/Hold bus entire read xfer = 0/"
+                 "Hold bus entire read xfer = 1/");
+  serve_want (d, IO_READ, 0, 10, 0, 11050 * US, "bus held");
+  hdd_free (d);
+}
+END_TEST
+
+/* Never disconnect: the read miss keeps the bus through the media
+ * access, so it never reselects: First reselect overhead = 0.3 costs
+ * nothing, 10.15 ms (10.45 when it disconnects, test_first_reselect).
+ * DiskSim: 10.149987.
+ */
+START_TEST (test_never_disconnect)
+{
+  struct hdd *d = tiny_with ("s/First reselect overhead = 0.0/"
+                             "First reselect overhead = 0.3/;"
+                             "s/Never disconnect = 0/Never disconnect = 1/");
+
+  serve_want (d, IO_READ, 0, 1, 0, 10150 * US, "never disconnect");
+  hdd_free (d);
+}
+END_TEST
+
 static Suite *
 dctl_suite (void)
 {
@@ -207,6 +265,9 @@ dctl_suite (void)
   tcase_add_test (tc, test_read_disconnect);
   tcase_add_test (tc, test_min_seek_writes);
   tcase_add_test (tc, test_read_water_mark);
+  tcase_add_test (tc, test_read_disconnect_after_write);
+  tcase_add_test (tc, test_hold_bus_read);
+  tcase_add_test (tc, test_never_disconnect);
   suite_add_tcase (s, tc);
   return s;
 }
