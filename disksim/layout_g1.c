@@ -20,7 +20,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "layout_g1.h"
 
@@ -163,13 +162,8 @@ zone_init (const struct ds_layout *l, struct ds_zone *z, char *err,
   struct units u;
   char msg[200];
 
-  z->slips_file = malloc ((z->nslips ? z->nslips : 1) * sizeof *z->slips);
-  if (!z->slips_file)
-    return zone_error (&z->slips_at, err, errlen, "out of memory");
-  if (z->nslips) {
-    memcpy (z->slips_file, z->slips, z->nslips * sizeof *z->slips);
+  if (z->nslips > 1)           /* qsort takes no NULL, even for 0 */
     qsort (z->slips, z->nslips, sizeof *z->slips, cmp_u64);
-  }
   lim = by_track ? tracks : phys;
   for (i = 0; i < z->nslips; i++)
     if (z->slips[i] >= lim || (i > 0 && z->slips[i] == z->slips[i - 1])) {
