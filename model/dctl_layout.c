@@ -210,6 +210,7 @@ ptol_sectors (const struct dctl *d, const struct band *b, int64_t cyl,
   int64_t pos = crel * percyl + surf_on_cyl (d, b, cyl, head) * b->spt
                 + sector;
 
+  *remap = false;               /* DiskSim's ptol clears it each call */
   if (follow_defects (d, b, &pos, remap) == REMAPPED)
     return REMAPPED;
   for (i = (int) d->lay->nslip[b->z] - 1; i >= 0; i--) {
