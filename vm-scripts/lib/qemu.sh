@@ -20,11 +20,17 @@ QEMU=${QEMU:-qemu-system-x86_64}
 #            sleep=off would warp it to the next timer and the drive's
 #            time would vanish from the guest's.  TCG only.
 #   tcg      TCG at whatever speed the host leaves it (before issue 22)
-# QEMU_CLOCK_DEFAULT_ICOUNT is the speed run uses on TCG unless told
-# otherwise: the fastest this 2-core host always gave two guests beside
-# two busy loops (docs/repeatability.md).
+# QEMU_CLOCK_DEFAULT_TCG is the clock run uses on TCG unless told
+# otherwise: the fastest instruction-counted speed at which this 2-core
+# host gave a guest the drive's time, quietly and beside two busy
+# loops.  A faster icount guest loses time while QEMU works for it
+# without executing its instructions (device emulation, the host's run
+# queue), more than align=on can take back: on icount3 a QD1 reader of
+# a 10 ms drive saw 8.6 ms on a quiet host, and a reader beside a
+# writer a p99 14-21% below what the drive gave it; icount5 gave
+# 10.5 and 10.2 ms, quiet and loaded (docs/repeatability.md).
 QEMU_CLOCK=${QEMU_CLOCK:-tcg}
-QEMU_CLOCK_DEFAULT_ICOUNT=icount3
+QEMU_CLOCK_DEFAULT_TCG=icount5
 
 # kvm_usable: true where this user can open /dev/kvm
 kvm_usable() { [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; }
@@ -42,7 +48,7 @@ qemu_clock() {
         *) echo "--accel: auto, kvm or tcg (got '$accel')" >&2; return 1 ;;
     esac
     case $icount in
-        '') if [ "$accel" = kvm ]; then echo kvm; else echo "$QEMU_CLOCK_DEFAULT_ICOUNT"; fi ;;
+        '') if [ "$accel" = kvm ]; then echo kvm; else echo "$QEMU_CLOCK_DEFAULT_TCG"; fi ;;
         off) echo "$accel" ;;
         shift=*)
             n=${icount#shift=}
