@@ -28,7 +28,7 @@ QEMU=${QEMU:-qemu-system-x86_64}
 # queue), more than align=on can take back: on icount3 a QD1 reader of
 # a 10 ms drive saw 8.6 ms on a quiet host, and readers beside a
 # writer a mean 9-15% below what the drive gave them beside load;
-# icount5 gave 10.5 and 10.2 ms, quiet and loaded (9.83 ms in two
+# icount5 gave 10.5 and 10.2 ms, quiet and loaded (9.67 ms in three
 # later loaded runs: docs/repeatability.md).
 QEMU_CLOCK=${QEMU_CLOCK:-tcg}
 QEMU_CLOCK_DEFAULT_TCG=icount5
