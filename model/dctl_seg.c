@@ -232,8 +232,14 @@ read_score (struct dctl *d, int s, int r, int best, int *hit)
   return v;
 }
 
+static int write_score (struct dctl *, int s, int r, int *hit);
+
+/* The segments in use order, each scored for r by its direction's
+ * rule; r's seg and hit are the best one's.  A collision found on the
+ * way ends the search.  Returns the best score (0: none).
+ */
 static int
-select_read (struct dctl *d, int r)
+best_segment (struct dctl *d, int r)
 {
   struct dreq *q = &d->req[r];
   int best = 0, i;
@@ -244,13 +250,23 @@ select_read (struct dctl *d, int r)
     int s = d->order[i], hit, v;
     if (q->hit == HIT_COLLISION)
       continue;
-    v = read_score (d, s, r, best, &hit);
+    v = q->read ? read_score (d, s, r, best, &hit)
+                : write_score (d, s, r, &hit);
     if (v > best) {
       q->seg = s;
       q->hit = hit;
       best = v;
     }
   }
+  return best;
+}
+
+static int
+select_read (struct dctl *d, int r)
+{
+  struct dreq *q = &d->req[r];
+  int best = best_segment (d, r);
+
   /* A read-ahead with no request behind it gives way only if it can
      be stopped. */
   if (best == 1 && !dseg_stopable (d, r))
@@ -357,21 +373,8 @@ static int
 select_write (struct dctl *d, int r)
 {
   struct dreq *q = &d->req[r];
-  int best = 0, i;
+  int best = best_segment (d, r);
 
-  q->seg = DCTL_NONE;
-  q->hit = HIT_NOMATCH;
-  for (i = 0; i < d->c.nsegs; i++) {
-    int s = d->order[i], hit, v;
-    if (q->hit == HIT_COLLISION)
-      continue;
-    v = write_score (d, s, r, &hit);
-    if (v > best) {
-      q->seg = s;
-      q->hit = hit;
-      best = v;
-    }
-  }
   if (best == 1 && !dseg_stopable (d, r)) {
     if (dseg_overlap (&d->seg[q->seg], q->blkno, q->bcount))
       q->hit = HIT_COLLISION;
