@@ -523,8 +523,11 @@ arm_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
   if (is_scratch (d))
     return t;
   w = tail_arm_free (&d->tail, t, max64 (d->tail.last_end, d->mech_free));
-  c->busy_ns += w - t;
-  c->tail_ns += w - t;
+  if (w > t) {                  /* the arm was the drive's until w */
+    c->busy_ns += w - t;
+    c->tail_ns += w - t;
+    d->mech_free = w;
+  }
   return w;
 }
 

@@ -294,8 +294,9 @@ static const struct param_desc hdd_param_table[] = {
        "it holds)"),
   /* The tail and failing sectors (tail.h; docs/model.md "The tail"). */
   KEY ("legacy", PARAM_BOOL, FIELD(legacy), 0, 1, NULL,
-       "true: the drive as before the tail and the write cache's bounds "
-       "(issue 25): no read retries, recalibration or idle work"),
+       "true: the drive as hddsim modelled it before issue 25: no read "
+       "retries, recalibration or idle work (bad-sectors=, lse-rate= still "
+       "apply)"),
 #define PPM(key, f, what)                                               \
   KEY (key, PARAM_UINT, FIELD(tail.f), 0, 1000000, NULL, what)
   PPM ("retry-rate", retry_rate, "media reads (per million) that need "
@@ -796,6 +797,11 @@ check_disksim (const struct hdd_params *p, char *err, size_t errlen)
   if (p->cache == CACHE_WB || p->cache_segments + 1 > 64) {
     snprintf (err, errlen, "controller=disksim: needs cache=wt or off and "
               "at most 63 cache-segments= (DiskSim's buffer)");
+    return -1;
+  }
+  if (p->tail.bad_file[0] || p->tail.lse_rate > 0) {
+    snprintf (err, errlen, "controller=disksim: bad-sectors= and lse-rate= "
+              "are not modelled by DiskSim's controller");
     return -1;
   }
   for (i = 0; i < p->ndefects; i++)

@@ -127,11 +127,18 @@ tail_init (struct tail *tl, const struct hdd_params *hp,
            uint64_t image_sectors, uint64_t seed, char *err, size_t errlen)
 {
   memset (tl, 0, sizeof *tl);
-  if (hp->legacy || hp->controller == CTLR_DISKSIM || hp->kind != KIND_MECH)
+  if (hp->controller == CTLR_DISKSIM || hp->kind != KIND_MECH)
     return 0;
-  if (check (&hp->tail, err, errlen) == -1)
-    return -1;
   tl->p = hp->tail;
+  /* legacy=true: the drive before issue 25, without the tail's rates;
+     the failing sectors asked for (issue 27) stay. */
+  if (hp->legacy) {
+    tl->p.retry_rate = 0;
+    tl->p.recal_interval = tl->p.recal_time = 0;
+    tl->p.idle_after = tl->p.idle_step = 0;
+  }
+  if (check (&tl->p, err, errlen) == -1)
+    return -1;
   tl->seed = seed;
   tl->rev_ns = rot_rev_ns (hp->rpm);
   tl->limit_ns = tl->p.erc ? tl->p.erc : tl->p.recovery_limit;
