@@ -152,6 +152,13 @@ badmap_add (struct badmap *m, uint64_t first, uint64_t n, bool weak)
 
   if (n == 0)
     return 0;
+  /* After the last range (a mapfile's blocks come in order): append. */
+  if (m->n == 0 || m->r[m->n - 1].first + m->r[m->n - 1].n <= first) {
+    if (reserve (m, 1) == -1)
+      return -1;
+    m->r[m->n++] = (struct bad_range) { first, n, weak };
+    return 0;
+  }
   if (badmap_remove (m, first, n) == -1 || reserve (m, 1) == -1)
     return -1;
   i = first_ending_after (m, first);
