@@ -13,7 +13,9 @@
 #   PROFILES=st500lt012 N=400000 bench/tail-ratio.sh
 #
 # N reads a run (default 200000: 200 beyond the p99.9), SEEDS the
-# seed= of each run (default 1 2 3: the ratio is given for each).
+# seed= of each run (default 1 2 3: the ratio is given for each),
+# PARAMS more parameters for the runs with the tail (e.g. a retry-rate=
+# to see what rate a given ratio needs).
 # Prints a Markdown table.
 set -euo pipefail
 
@@ -22,6 +24,7 @@ REPLAY=${REPLAY:-$TOP/build/tools/hddsim-replay}
 PROFILES=${PROFILES:-st340014a st500lt012}
 N=${N:-200000}
 SEEDS=${SEEDS:-1 2 3}
+read -r -a PARAMS <<<"${PARAMS:-}"
 SIZE=$((4 << 30))
 
 [ -x "$REPLAY" ] || { echo "tail-ratio: $REPLAY: not built" >&2; exit 2; }
@@ -54,7 +57,7 @@ echo "|---|---|---|---|---|---|---|"
 for p in $PROFILES; do
   for s in $SEEDS; do
     for mode in on legacy; do
-      extra=()
+      extra=(${PARAMS[@]+"${PARAMS[@]}"})
       [ $mode = legacy ] && extra=(legacy=true)
       nice -n 19 "$REPLAY" --closed=1 --output="$WORK/out.csv" \
         "$WORK/reads.csv" size=$SIZE profile="$p" placement=spread \
