@@ -649,6 +649,19 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   return total + (t - t0);
 }
 
+/* At t the write cache has no room for [lba, lba+n): not the bytes,
+ * or not a segment for a range of its own (cache_entries_full).
+ */
+static bool
+no_room (const struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
+{
+  bool destaging = d->mech_free > t && d->cache.inflight > 0;
+
+  return cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
+    > d->cache.cache_sectors
+    || cache_entries_full (&d->cache, lba, n, destaging);
+}
+
 /* No room for n more sectors at [lba, lba+n): wait while the arm
  * destages, back to back, until there is.  The write waits from its
  * arrival, not from when the destage write under way began.  Returns
@@ -657,8 +670,7 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
 static uint64_t
 wait_for_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
 {
-  while (cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
-         > d->cache.cache_sectors) {
+  while (no_room (d, t, lba, n)) {
     if (d->mech_free > t)               /* a destage write ends */
       t = d->mech_free;
     else if (cache_has_dirty (&d->cache)) {     /* start the next one */

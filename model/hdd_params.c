@@ -13,6 +13,7 @@
 #define SEC UINT64_C(1000000000)
 
 static const char *const cache_names[] = { "wb", "wt", "off", NULL };
+static const char *const cache_model_names[] = { "drive", "legacy", NULL };
 static const char *const placement_names[] = { "start", "spread", NULL };
 static const char *const layout_names[] = {
   "cylinder", "serpentine", "alternate", "alternate-disk", NULL
@@ -130,6 +131,15 @@ static const struct param_desc hdd_param_table[] = {
        "read cache segments"),
   KEY ("readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
        "read-ahead after a read, capped at a segment (0 or off = none)"),
+  /* The write cache as drives keep it (docs/model.md "Write-back"). */
+  KEY ("write-cache-entries", PARAM_UINT, FIELD(write_entries), 0, 1 << 20,
+       NULL, "scattered runs of dirty data the write cache holds at most, "
+       "each in a segment of its own; a write that would start one more "
+       "waits for a destage write (0 = bounded by cache-size alone)"),
+  KEY ("cache-model", PARAM_ENUM, FIELD(cache_model), 0, 0, cache_model_names,
+       "the caches' rules: drive (as drives keep them), or legacy (as "
+       "before issue 25: write-cache-entries= ignored, the write cache "
+       "bounded by cache-size alone)"),
   /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
   KEY ("cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
        write_seg_names, "where a write's data stays: none (not in the read "

@@ -20,6 +20,13 @@
 
 enum hdd_kind { KIND_MECH, KIND_FIXED };
 enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
+/* cache-model=: the rules of the drive's caches.  DRIVE: as drives
+ * keep them (a write cache bounded by write-cache-entries= as well as
+ * by bytes; docs/model.md "Write-back"); LEGACY: the cache before issue
+ * 25, bytes alone, so that a run can be compared with the builds
+ * before it.
+ */
+enum cache_model { CMODEL_DRIVE, CMODEL_LEGACY };
 enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE,
               /* zone-table= only: odd cylinders of a zone, or of the
@@ -172,6 +179,11 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
+  int cache_model;              /* enum cache_model */
+  uint64_t write_entries;       /* write-cache-entries=: dirty ranges
+                                   the write cache holds at most, each
+                                   in a segment of its own; 0 = bytes
+                                   alone (cache-model=legacy: 0) */
 
   /* Cache: segment rules (DiskSim's).  The defaults are the model as
    * it was, so the built-in profiles keep their timelines.
