@@ -103,6 +103,7 @@ ds_drive_free (struct ds_drive *d)
     return;
   for (i = 0; i < d->layout.nzones; i++) {
     free (d->layout.zones[i].slips);
+    free (d->layout.zones[i].slips_file);
     free (d->layout.zones[i].defect);
     free (d->layout.zones[i].remap);
   }
@@ -134,6 +135,8 @@ ds_drive_load (const char *path, char *err, size_t errlen)
     read_disk (&c, d, disk);
   max_over (t, "disksim_bus", "Read block transfer time", &d->bus_xfer);
   max_over (t, "disksim_bus", "Write block transfer time", &d->bus_xfer);
+  max_over (t, "disksim_bus", "Read block transfer time", &d->bus_read);
+  max_over (t, "disksim_bus", "Write block transfer time", &d->bus_write);
   max_over (t, "disksim_ctlr", "Bulk sector transfer time", &d->ctlr_xfer);
   max_over (t, "disksim_ctlr", "Scale for delays", &d->ctlr_scale);
   max_over (t, "disksim_iodriver", "Constant access time",

@@ -36,9 +36,11 @@ struct ds_drive {
   struct ds_key sneaky_full, sneaky_partial, sneaky_inter, prebuffer,
     preseek, max_queue, extra_disc, min_seek_delay;
   struct ds_key prep, resel1, resel, rdisc_r, rdisc_w, wdisc;
+  struct ds_key xd_command, xd_disc1, xd_inter, xd_disc2, xd_seekdelta;
   struct ds_key never_disc, hold_read, hold_write, disc_write_seek;
   /* other components that change one disk's timing */
-  struct ds_key bus_xfer, ctlr_xfer, ctlr_scale, driver_const;
+  struct ds_key bus_xfer, bus_read, bus_write, ctlr_xfer, ctlr_scale,
+    driver_const;
   struct dsp_tree *tree;        /* the files' text: owns every dsp_where */
 };
 

@@ -41,6 +41,9 @@ struct ds_zone {
   uint64_t spares;              /* per unit of the sparing scheme */
   uint64_t *slips;              /* zone-relative physical sectors (tracks
                                    for DS_SPARE_TRACKS_PER_ZONE), sorted */
+  uint64_t *slips_file;         /* the same in the file's order, which
+                                   DiskSim's own mapping follows (NULL:
+                                   a zone not read from a file) */
   size_t nslips;
   uint64_t *defect, *remap;     /* pairs, same units */
   size_t ndefects;

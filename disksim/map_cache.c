@@ -8,26 +8,21 @@
 
 #include "map.h"
 
-/* Read-ahead over requested: DiskSim consults it only for a read-ahead
- * of modes 1-3 sized by the segment (Maximum read-ahead = 0): 0 keeps
- * the request in the segment, the read-ahead ending a segment past the
- * request's first block; 1 lets it run a segment past the request's
- * end.  Elsewhere (mode 4, a Maximum read-ahead) it changes nothing.
- * -1 drops the request's blocks from the segment once sent.
+/* Read-ahead over requested (1, 0, -1), Minimum and Maximum
+ * read-ahead: DiskSim's controller takes them as they are.
  */
 static void
-map_keep_request (struct map_out *o, const struct ds_drive *d,
-                  struct hdd_params *p, bool consulted)
+map_readahead_bounds (struct map_out *o, const struct ds_drive *d,
+                      struct hdd_params *p)
 {
-  if (d->ra_over.v < 0) {
-    map_block (o, d->ra_over.at, "Read-ahead over requested = %g: dropping "
-               "the request's data from its segment is not modelled",
-               d->ra_over.v);
-    return;
-  }
+  static const char *const over[] = { "drop", "no", "yes" };
+
   map_set_word (o, p, d->ra_over.at, "Read-ahead over requested",
-                "readahead-keep-request",
-                consulted && d->ra_over.v == 0 ? "1" : "0");
+                "readahead-over", over[(int) d->ra_over.v + 1]);
+  map_set (o, p, d->ra_min.at, "Minimum read-ahead (blks)", "readahead-min",
+           (uint64_t) d->ra_min.v * SECTOR, false);
+  map_set (o, p, d->ra_max.at, "Maximum read-ahead (blks)", "readahead-max",
+           (uint64_t) d->ra_max.v * SECTOR, false);
 }
 
 static void
@@ -54,13 +49,11 @@ map_readahead (struct map_out *o, const struct ds_drive *d,
     p->readahead = (uint64_t) (by_seg ? d->seg_size.v : d->ra_max.v) * SECTOR;
     map_set_word (o, p, d->cont_read.at, "Buffer continuous read",
                   "readahead-until", until[mode]);
-    map_keep_request (o, d, p, mode != 4 && by_seg);
   }
   else
     map_block (o, d->cont_read.at, "Buffer continuous read = %g: not one of "
                "DiskSim's 0 to 4", d->cont_read.v);
-  map_need (o, &d->ra_min, "Minimum read-ahead (blks)", 0, "hddsim stops "
-            "read-ahead at once when the arm is needed");
+  map_readahead_bounds (o, d, p);
   map_set_word (o, p, d->ra_idle_hit.at, "Read-ahead on idle hit",
                 "readahead-on-hit", d->ra_idle_hit.v != 0 ? "1" : "0");
   map_set_word (o, p, d->read_any_free.at, "Read any free blocks",
@@ -110,10 +103,12 @@ static void
 map_fast_write (struct map_out *o, const struct ds_drive *d,
                 struct hdd_params *p)
 {
+  map_set (o, p, d->combine.at, "Combine seq writes", "combine-writes",
+           d->combine.v != 0, false);
+  map_set (o, p, d->write_segs.at, "Maximum number of write segments",
+           "write-segments", (uint64_t) d->write_segs.v, false);
   if (d->fast_write.v == 0)
     return;
-  map_need (o, &d->combine, "Combine seq writes", 1, "with fast writes "
-            "hddsim always lets a write append to the media write under way");
   map_set (o, p, d->fast_write.at, "Fast write level", "fast-write",
            (uint64_t) d->fast_write.v, false);
 }
@@ -130,8 +125,12 @@ map_cache (struct map_out *o, const struct ds_drive *d, struct hdd_params *p)
               "without caching is not modelled");
     map_need (o, &d->fast_write, "Fast write level", 0, "write-back without "
               "caching is not modelled");
-    p->cache_segments = 1;
-    p->cache_size = SECTOR;
+    /* DiskSim's controller still stages every transfer in the
+       segments (caching off only forgets them after): they keep their
+       number and size, and a write needs a write segment. */
+    map_write_segments (o, d, p);
+    map_set (o, p, d->write_segs.at, "Maximum number of write segments",
+             "write-segments", (uint64_t) d->write_segs.v, false);
     return;
   }
   p->cache = CACHE_WT;
@@ -143,6 +142,8 @@ map_cache (struct map_out *o, const struct ds_drive *d, struct hdd_params *p)
      cached blocks are there, so both values behave the same. */
   map_set_word (o, p, d->imm_partial.at, "Immed transfer partial hit",
                 "cache-partial-hits", "1");
+  map_set (o, p, d->imm_partial.at, "Immed transfer partial hit",
+           "immed-partial-hit", d->imm_partial.v != 0, false);
   map_write_segments (o, d, p);
   map_readahead (o, d, p);
 }

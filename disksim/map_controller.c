@@ -44,19 +44,46 @@ map_overheads (struct map_out *o, const struct ds_drive *d,
   for (i = 0; i < sizeof cls / sizeof cls[0]; i++)
     map_set (o, p, cls[i].k->at, cls[i].name, cls[i].key,
              ms_to_ns (scale * cls[i].k->v), true);
-  map_need (o, &d->prep, "Data preparation overhead", 0, "not modelled");
-  map_need (o, &d->resel1, "First reselect overhead", 0, "bus reselection is "
-            "not modelled");
-  map_need (o, &d->resel, "Other reselect overhead", 0, "bus reselection is "
-            "not modelled");
-  map_need (o, &d->rdisc_r, "Read disconnect afterread", 0, "bus "
-            "disconnection is not modelled");
-  map_need (o, &d->rdisc_w, "Read disconnect afterwrite", 0, "bus "
-            "disconnection is not modelled");
-  map_need (o, &d->wdisc, "Write disconnect overhead", 0, "bus disconnection "
-            "is not modelled");
-  map_need (o, &d->extra_disc, "Extra write disconnect", 0, "not modelled");
-  map_need (o, &d->min_seek_delay, "Minimum seek delay", 0, "not modelled");
+}
+
+/* DiskSim's disk controller runs the import (controller=disksim): the
+ * bus's disconnections, reconnections and water marks, and the rest of
+ * disksim_disk's keys, as its code takes them.  'Time scale for
+ * overheads' multiplies each overhead but the two DiskSim uses
+ * unscaled (Minimum seek delay, Extradisc inter-disconnect delay).
+ */
+static void
+map_scsi (struct map_out *o, const struct ds_drive *d, struct hdd_params *p)
+{
+  const struct { const struct ds_key *k; const char *name, *key;
+                 bool scaled; } dur[] = {
+    { &d->prep, "Data preparation overhead", "data-prep", true },
+    { &d->resel1, "First reselect overhead", "reselect-first", true },
+    { &d->resel, "Other reselect overhead", "reselect-other", true },
+    { &d->rdisc_r, "Read disconnect afterread", "disconnect-read", true },
+    { &d->rdisc_w, "Read disconnect afterwrite",
+      "disconnect-read-after-write", true },
+    { &d->wdisc, "Write disconnect overhead", "disconnect-write", true },
+    { &d->xd_command, "Extradisc command overhead", "extradisc-command",
+      true },
+    { &d->xd_disc1, "Extradisc disconnect overhead", "extradisc-disconnect",
+      true },
+    { &d->xd_inter, "Extradisc inter-disconnect delay", "extradisc-inter",
+      false },
+    { &d->xd_disc2, "Extradisc 2nd disconnect overhead",
+      "extradisc-disconnect2", true },
+    { &d->xd_seekdelta, "Extradisc seek delta", "extradisc-seek-delta",
+      true },
+    { &d->min_seek_delay, "Minimum seek delay", "min-seek-delay", false },
+  };
+  double scale = d->overhead_scale.v;
+  size_t i;
+
+  for (i = 0; i < sizeof dur / sizeof dur[0]; i++)
+    map_set (o, p, dur[i].k->at, dur[i].name, dur[i].key,
+             ms_to_ns ((dur[i].scaled ? scale : 1) * dur[i].k->v), true);
+  map_set (o, p, d->extra_disc.at, "Extra write disconnect",
+           "extra-write-disconnect", (uint64_t) d->extra_disc.v, false);
 }
 
 /* Bulk transfer: the slowest of disk, bus and controller per block.
@@ -80,40 +107,68 @@ map_interface (struct map_out *o, const struct ds_drive *d,
                 : UINT64_C(1) << 40;
   map_set (o, p, k->at, "Bulk sector transfer time", "iface-rate", rate,
            false);
+  /* DiskSim's block time: its disk's bus's, for reads and writes each,
+     or the disk's bulk time if that is longer. */
+  map_set (o, p, d->bus_read.at, "Read block transfer time",
+           "bus-block-read", ms_to_ns (fmax (d->bus_read.v, d->bulk.v)),
+           true);
+  map_set (o, p, d->bus_write.at, "Write block transfer time",
+           "bus-block-write", ms_to_ns (fmax (d->bus_write.v, d->bulk.v)),
+           true);
+}
+
+static void
+map_flag (struct map_out *o, struct hdd_params *p, const struct ds_key *k,
+          const char *dskey, const char *key)
+{
+  map_set (o, p, k->at, dskey, key, k->v != 0, false);
+}
+
+/* A share in [0, 1] in millionths. */
+static void
+map_share (struct map_out *o, struct hdd_params *p, const struct ds_key *k,
+           const char *dskey, const char *key)
+{
+  map_set (o, p, k->at, dskey, key, (uint64_t) llround (k->v * 1e6), false);
 }
 
 void
 map_controller (struct map_out *o, const struct ds_drive *d,
                 struct hdd_params *p)
 {
-  /* Immediate buffer read/write never change DiskSim 4.0's timing with
-     dm_layout_g1: mech_g1's access_block takes the layout's
-     angle-to-sector result as a failure (its success code, DM_OK, is
-     negative) and keeps the requested first sector, so every access
-     waits for it as without the key.  They import as hddsim's
-     zero-latency access off (docs/model.md "Zero-latency access"). */
-  map_set_word (o, p, d->imm_read.at, "Immediate buffer read",
-                "zero-latency-read", "0");
-  map_set_word (o, p, d->imm_write.at, "Immediate buffer write",
-                "zero-latency-write", "0");
-  /* DiskSim writes a sector only once its data is in the buffer
-     (write-waits-for-bus=, docs/model.md). */
-  p->write_bus = 1;
+  p->controller = CTLR_DISKSIM;
   /* DiskSim's platter is at angle 0 at time 0, whatever its seeds. */
   p->phase_zero = 1;
-  map_need (o, &d->preseek, "Preseeking level", 0, "hddsim does not seek "
-            "before the completion");
-  map_need (o, &d->low_wm, "Low (write) water mark", 0, "bus disconnection "
-            "is not modelled");
-  map_need (o, &d->high_wm, "High (read) water mark", 0, "bus disconnection "
-            "is not modelled");
-  if (d->max_queue.v > 1) {
-    map_need (o, &d->sneaky_full, "Allow sneaky full read hits", 0, "hits "
-              "served during another request are not modelled");
-    map_need (o, &d->sneaky_partial, "Allow sneaky partial read hits", 0,
-              "hits served during another request are not modelled");
-    map_need (o, &d->sneaky_inter, "Allow sneaky intermediate read hits", 0,
-              "hits served during another request are not modelled");
-    map_need (o, &d->prebuffer, "Allow write prebuffering", 0, "not modelled");
-  }
+  /* Immediate buffer read/write are DiskSim's zero-latency flags, which
+     its controller keeps (its mechanics never act on them with
+     dm_layout_g1: docs/model.md "Zero-latency access"). */
+  map_set (o, p, d->imm_read.at, "Immediate buffer read",
+           "zero-latency-read", d->imm_read.v != 0, false);
+  map_set (o, p, d->imm_write.at, "Immediate buffer write",
+           "zero-latency-write", d->imm_write.v != 0, false);
+  map_scsi (o, d, p);
+  map_share (o, p, &d->low_wm, "Low (write) water mark", "water-write");
+  map_share (o, p, &d->high_wm, "High (read) water mark", "water-read");
+  map_flag (o, p, &d->wm_by_req, "Set watermark by reqsize",
+            "water-by-request");
+  map_flag (o, p, &d->hold_read, "Hold bus entire read xfer",
+            "hold-bus-read");
+  map_flag (o, p, &d->hold_write, "Hold bus entire write xfer",
+            "hold-bus-write");
+  map_flag (o, p, &d->never_disc, "Never disconnect", "never-disconnect");
+  map_flag (o, p, &d->read_direct, "Read directly to buffer", "read-direct");
+  map_flag (o, p, &d->write_hit_stop_pf, "Write hit stop prefetch",
+            "write-hit-stop-readahead");
+  map_flag (o, p, &d->disc_write_seek, "Disconnect write if seek",
+            "disconnect-in-seek");
+  map_flag (o, p, &d->prebuffer, "Allow write prebuffering",
+            "write-prebuffer");
+  map_flag (o, p, &d->sneaky_full, "Allow sneaky full read hits",
+            "sneaky-full");
+  map_flag (o, p, &d->sneaky_partial, "Allow sneaky partial read hits",
+            "sneaky-partial");
+  map_flag (o, p, &d->sneaky_inter, "Allow sneaky intermediate read hits",
+            "sneaky-intermediate");
+  map_set (o, p, d->preseek.at, "Preseeking level", "preseek",
+           (uint64_t) d->preseek.v, false);
 }

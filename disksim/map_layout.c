@@ -48,7 +48,8 @@ zone_to_params (struct map_out *o, const struct ds_zone *z, unsigned i,
                "hddsim's slips= holds", SLIPS_MAX);
   else
     for (k = 0; k < z->nslips; k++)
-      p->slips[p->nslips++] = (struct slip_spec) { i, z->slips[k] };
+      p->slips[p->nslips++] = (struct slip_spec) {
+        i, z->slips_file ? z->slips_file[k] : z->slips[k] };
   if (p->ndefects + z->ndefects > DEFECTS_MAX)
     map_block (o, z->defects_at, "defects: the zones list more than the %d "
                "defects hddsim's defects= holds", DEFECTS_MAX);

@@ -126,7 +126,11 @@ load_zone (struct read_ctx *c, struct ds_layout *l, const struct dsp_value *v,
                       z->first_cyl, prev_last);
   l->nzones++;                  /* from here on, freed with the drive */
   pairs = NULL;
+  /* The slips twice: ds_layout_init sorts one copy; DiskSim's own
+     mapping reads them in the file's order (slips_file). */
   if (int_list (c, read_val (b, "slips"), "slips", &z->slips, &z->nslips) == -1
+      || int_list (c, read_val (b, "slips"), "slips", &z->slips_file,
+                   &z->nslips) == -1
       || int_list (c, read_val (b, "defects"), "defects", &pairs, &np) == -1) {
     free (pairs);
     return -1;

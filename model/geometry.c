@@ -445,6 +445,27 @@ locate_explicit (const struct geom *g, uint64_t lba, struct loc *l)
   l->slot = angle % zn->spt;
 }
 
+void
+geom_angle_parts (const struct geom *g, uint64_t cyl, uint64_t head,
+                  struct angle_parts *a)
+{
+  const struct zone *zn = &g->zones[geom_zone_of_cyl (g, cyl)];
+  uint64_t h = g->surfaces, cylrel = cyl - zn->first_cyl;
+  uint64_t idx = head_of (g, cyl, cylrel, head);   /* its own inverse */
+
+  a->spt = zn->spt;
+  a->offset = zn->offset;
+  a->track_skew = zn->track_skew;
+  a->cyl_skew = zn->cyl_skew;
+  a->switches = idx + (h - 1) * cylrel;
+  a->cyls = cylrel;
+  a->turns = 0;
+  if (slips_turn_tracks (g->sparing)) {
+    uint64_t cut = cylrel * h + (g->sparing == SPARE_TRACK ? head : 0);
+    a->turns = count_lt (g->slip_at + zn->slip0, zn->nslips, cut * zn->spt);
+  }
+}
+
 /* The first LBA of zone zn from 'lo' (relative to the zone) on whose
  * physical track index is at least 'want' (inverse of the mapping
  * without defects: physical order follows LBA order).

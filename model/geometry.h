@@ -74,6 +74,20 @@ extern uint64_t geom_track_lba (const struct geom *, uint64_t cyl,
 extern unsigned geom_zone_of_cyl (const struct geom *, uint64_t cyl);
 /* The first LBA after lba's track (spares and slips accounted). */
 extern uint64_t geom_track_end (const struct geom *, uint64_t lba);
+/* What DiskSim sums, in sectors, for the angle of a physical sector on
+ * a track of an explicit table (its g1 layout's dm_pbn_skew): the
+ * zone's first-sector offset, the track switches and the cylinder
+ * steps since the zone's start (each times its skew), the slips that
+ * turn the track (the per-cylinder and per-track sparing schemes),
+ * then the sector.
+ */
+struct angle_parts {
+  uint64_t spt, offset, track_skew, cyl_skew;
+  uint64_t switches, cyls, turns;
+};
+
+extern void geom_angle_parts (const struct geom *, uint64_t cyl,
+                              uint64_t head, struct angle_parts *);
 /* Skew times actually used (auto values resolved), in ns. */
 extern uint64_t geom_track_skew_ns (const struct hdd_params *);
 extern uint64_t geom_cyl_skew_ns (const struct hdd_params *);

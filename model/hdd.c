@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "dctl.h"
 #include "extents.h"
 #include "geometry.h"
 #include "inspect.h"
@@ -61,9 +62,19 @@ struct hdd {
   void *media_opaque;
   uint64_t own_first, own_end;
 
+  /* controller=disksim: DiskSim's disk controller serves instead. */
+  struct dctl dc;
+  struct dlay *dlay;            /* its bands (the scratch copy shares) */
+
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
 };
+
+static bool
+disksim_ctlr (const struct hdd *d)
+{
+  return d->p.controller == CTLR_DISKSIM;
+}
 
 /* The scratch copy an estimate runs in: every drive has one, the copy
  * none.  What only the state after a request needs can be left undone
@@ -160,6 +171,8 @@ hdd_set_media_observer (struct hdd *d, hdd_media_fn fn, void *opaque)
 {
   d->media_fn = fn;
   d->media_opaque = opaque;
+  d->dc.media_fn = fn;
+  d->dc.media_opaque = opaque;
 }
 
 /* When the walk of ev has written its first k sectors: the same walk,
@@ -318,6 +331,10 @@ background (struct hdd *d, uint64_t t)
 
   if (d->p.kind == KIND_FIXED)
     return;
+  if (disksim_ctlr (d)) {
+    dctl_idle (&d->dc, t);
+    return;
+  }
   if (d->cache.st.active) {
     struct arm a;
     uint64_t lba, end;
@@ -768,11 +785,42 @@ serve_write (struct hdd *d, const struct io *r, struct req_span sp,
   return serve_cached_write (d, sp, t, c);
 }
 
+/* DiskSim's controller serves reads and writes (a forced-unit-access
+ * write as any other: DiskSim has none); a flush waits for the media
+ * to have every write, a trim costs nothing.
+ */
+static uint64_t
+serve_disksim (struct hdd *d, const struct io *r, uint64_t t,
+               struct hdd_cost *c)
+{
+  struct req_span sp = span_of (d, r);
+  uint64_t s;
+
+  switch (r->op) {
+  case IO_READ:
+  case IO_WRITE:
+  case IO_ZERO:
+    return dctl_serve (&d->dc, r->op == IO_READ, (int64_t) sp.first,
+                       (int64_t) sp.n, t, c);
+  case IO_FLUSH:
+    for (s = t; dctl_dirty_blocks (&d->dc) > 0; s += 1000)
+      dctl_idle (&d->dc, s);
+    c->busy_ns = s - t;
+    return s - t;
+  case IO_TRIM:
+    break;
+  }
+  return 0;
+}
+
 static uint64_t
 serve_mech (struct hdd *d, const struct io *r, uint64_t t,
             struct hdd_cost *c)
 {
   struct req_span sp = span_of (d, r);
+
+  if (disksim_ctlr (d))
+    return serve_disksim (d, r, t, c);
 
   switch (r->op) {
   case IO_READ:
@@ -838,6 +886,7 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
   s->scratch = NULL;
   s->media_fn = NULL;
+  s->dc.media_fn = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
   cost = hdd_serve (s, r, t, out);
@@ -858,6 +907,8 @@ hdd_no_positioning (const struct hdd *d, const struct io *r)
     return true;
   if (r->op != IO_WRITE && r->op != IO_ZERO)
     return false;
+  if (disksim_ctlr (d))
+    return false;
   sp = span_of (d, r);
   return takes_fast_write (d, r, sp) || !takes_media_write (d, r, sp);
 }
@@ -867,6 +918,8 @@ hdd_head_offset (const struct hdd *d)
 {
   if (d->p.kind == KIND_FIXED)
     return d->fixed_head;
+  if (disksim_ctlr (d))
+    return (uint64_t) dctl_head_lba (&d->dc) * SECTOR;
   return place_lba_to_image (d->pl, d->head_lba) * SECTOR;
 }
 
@@ -893,6 +946,8 @@ hdd_dirty_bytes (const struct hdd *d)
 {
   if (d->p.kind == KIND_FIXED)
     return 0;
+  if (disksim_ctlr (d))
+    return dctl_dirty_blocks (&d->dc) * SECTOR;
   return cached_sectors (d, d->now) * SECTOR;
 }
 
@@ -931,6 +986,14 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
     return -1;
+  if (disksim_ctlr (d)) {
+    d->dlay = dlay_new (&d->p);
+    if (!d->dlay) {
+      snprintf (err, errlen, "out of memory");
+      return -1;
+    }
+    dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek, d->dlay);
+  }
   d->scratch = malloc (sizeof *d->scratch);
   if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1) {
     snprintf (err, errlen, "out of memory");
@@ -982,6 +1045,7 @@ hdd_free (struct hdd *d)
       free (d->scratch);
     }
     cache_free (&d->cache);
+    free (d->dlay);
     layout_free (d->lay);
     free (d);
   }

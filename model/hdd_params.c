@@ -35,6 +35,8 @@ static const char *const queue_order_names[] = { "rpo", "fifo", NULL };
 static const char *const ra_until_names[] = {
   "size", "track", "cylinder", "next-track", NULL
 };
+static const char *const controller_names[] = { "hddsim", "disksim", NULL };
+static const char *const ra_over_names[] = { "no", "yes", "drop", NULL };
 
 /* A drive key: its value comes from the profile, so it has no default
  * of its own, and it keeps the drive's words (PARAM_STYLE_PROFILE).
@@ -193,6 +195,92 @@ static const struct param_desc hdd_param_table[] = {
        "interface (from the end of the command overhead, one sector at a "
        "time) when the head reaches it, else on its next pass (DiskSim's); "
        "0: the data need only be in by the write's end"),
+  /* DiskSim's disk controller (dctl.h; docs/model.md "DiskSim's
+     controller"), and the keys of DiskSim's disk module only it takes. */
+  KEY ("controller", PARAM_ENUM, FIELD(controller), 0, 0, controller_names,
+       "the engine: hddsim's, or disksim (DiskSim 4.0's disk controller, "
+       "event by event: the DiskSim import; needs zone-table=)"),
+#define DS_DUR(key, f, what)                                            \
+  KEY (key, PARAM_DURATION, FIELD(ds.f), 0, SEC, NULL,                  \
+       "controller=disksim: " what)
+#define DS_FLAG(key, f, what)                                           \
+  KEY (key, PARAM_UINT, FIELD(ds.f), 0, 1, NULL, "controller=disksim: " what)
+  DS_DUR ("data-prep", data_prep, "before the bus carries data (Data "
+          "preparation overhead)"),
+  DS_DUR ("reselect-first", resel_first, "a reconnection (First reselect "
+          "overhead)"),
+  DS_DUR ("reselect-other", resel_other, "a write's reconnection after an "
+          "extra write disconnect (Other reselect overhead)"),
+  DS_DUR ("disconnect-read", disc_read, "a read disconnecting, after a read "
+          "(Read disconnect afterread)"),
+  DS_DUR ("disconnect-read-after-write", disc_read_aw, "a read disconnecting, "
+          "after a write (Read disconnect afterwrite)"),
+  DS_DUR ("disconnect-write", disc_write, "a write disconnecting (Write "
+          "disconnect overhead)"),
+  DS_FLAG ("extra-write-disconnect", extra_disc, "1: a write after a write "
+           "elsewhere disconnects at once (Extra write disconnect)"),
+  DS_DUR ("extradisc-command", xd_command, "its command overhead"),
+  DS_DUR ("extradisc-disconnect", xd_disc1, "its first disconnection"),
+  DS_DUR ("extradisc-inter", xd_inter, "between its disconnection and "
+          "reconnection"),
+  DS_DUR ("extradisc-disconnect2", xd_disc2, "its second disconnection"),
+  DS_DUR ("extradisc-seek-delta", xd_seekdelta, "added before its seek"),
+  DS_DUR ("min-seek-delay", min_seek, "a write's positioning takes at least "
+          "this, unless it streams on from the last (Minimum seek delay)"),
+  KEY ("water-read", PARAM_UINT, FIELD(ds.water_read), 0, 1000000, NULL,
+       "controller=disksim: a read reconnects with this share (millionths) "
+       "of its segment, or request, in (High (read) water mark)"),
+  KEY ("water-write", PARAM_UINT, FIELD(ds.water_write), 0, 1000000, NULL,
+       "controller=disksim: a write reconnects with this share (millionths) "
+       "left to write (Low (write) water mark)"),
+  DS_FLAG ("water-by-request", water_by_req, "1: the water marks are shares "
+           "of the request, 0: of the segment (Set watermark by reqsize)"),
+  DS_FLAG ("hold-bus-read", hold_read, "1: a read keeps the bus while it "
+           "waits for data (Hold bus entire read xfer)"),
+  DS_FLAG ("hold-bus-write", hold_write, "1: a write keeps it while it waits "
+           "for room (Hold bus entire write xfer)"),
+  DS_FLAG ("never-disconnect", never_disc, "1: the disk never lets the bus "
+           "go (Never disconnect)"),
+  KEY ("write-segments", PARAM_UINT, FIELD(ds.write_segs), 0, 1024, NULL,
+       "controller=disksim: segments that may hold data not yet written "
+       "(Maximum number of write segments; 0: 1)"),
+  KEY ("readahead-min", PARAM_SIZE, FIELD(ds.ra_min), 0, UINT64_C(1) << 40,
+       NULL, "controller=disksim: read-ahead a request may not stop "
+       "(Minimum read-ahead)"),
+  KEY ("readahead-max", PARAM_SIZE, FIELD(ds.ra_max), 0, UINT64_C(1) << 40,
+       NULL, "controller=disksim: read-ahead past a request, 0: by the "
+       "segment (Maximum read-ahead)"),
+  KEY ("readahead-over", PARAM_ENUM, FIELD(ds.keep), 0, 0, ra_over_names,
+       "controller=disksim: Read-ahead over requested: no (0), yes (1), drop "
+       "(-1: a read's data leaves its segment once sent)"),
+  DS_FLAG ("immed-partial-hit", immed_partial, "1: a partial hit sends its "
+           "cached blocks at once, 0: once its read water mark is in "
+           "(Immed transfer partial hit)"),
+  DS_FLAG ("read-direct", read_direct, "1: the media reads a block only into "
+           "room in the segment (Read directly to buffer)"),
+  DS_FLAG ("write-hit-stop-readahead", write_hit_stop, "1: a write over the "
+           "read-ahead's data ends it (Write hit stop prefetch)"),
+  DS_FLAG ("disconnect-in-seek", disc_in_seek, "1: a read-ahead stopped in "
+           "a seek or sector stops at once (Disconnect write if seek)"),
+  DS_FLAG ("combine-writes", combine, "1: a write appends to, or prepends "
+           "to, the data of one not yet written (Combine seq writes)"),
+  DS_FLAG ("write-prebuffer", prebuffer, "1: a write's data may cross while "
+           "the arm is busy (Allow write prebuffering)"),
+  DS_FLAG ("sneaky-full", sneaky_full, "1: a full read hit is served while "
+           "the arm is busy (Allow sneaky full read hits)"),
+  DS_FLAG ("sneaky-partial", sneaky_partial, "1: a partial one too (Allow "
+           "sneaky partial read hits)"),
+  DS_FLAG ("sneaky-intermediate", sneaky_inter, "1: a hit that waited "
+           "(Allow sneaky intermediate read hits)"),
+  KEY ("preseek", PARAM_UINT, FIELD(ds.preseek), 0, 2, NULL,
+       "controller=disksim: the arm moves on before a read's completion: 0 "
+       "no, 1 while it is sent, 2 before (Preseeking level)"),
+  DS_DUR ("bus-block-read", blk_read, "a block read crossing the bus; 0: "
+          "from iface-rate"),
+  DS_DUR ("bus-block-write", blk_write, "a block written crossing it; 0: "
+          "from iface-rate"),
+#undef DS_DUR
+#undef DS_FLAG
   /* The command size (sched/engine.c splits longer requests). */
   KEY ("max-transfer", PARAM_SIZE, FIELD(max_transfer), 0, UINT64_C(1) << 40,
        NULL, "largest transfer of one command, a multiple of 512 (0 = "
@@ -631,6 +719,38 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
   print_tables (p, fp);
 }
 
+/* What DiskSim's controller (dctl.h) needs of the rest: DiskSim's
+ * own layout and positioning, a segmented buffer, the image at the
+ * drive's start (a request is one run of blocks), and no defect moving
+ * a block elsewhere (DiskSim's remapped-sector path is not modelled).
+ */
+static int
+check_disksim (const struct hdd_params *p, char *err, size_t errlen)
+{
+  unsigned i;
+
+  if (p->nzt == 0 || p->position_rule != POSITION_DISKSIM
+      || p->placement != PLACE_START) {
+    snprintf (err, errlen, "controller=disksim: needs zone-table=, "
+              "position-rule=disksim and placement=start (DiskSim's own "
+              "layout and positioning)");
+    return -1;
+  }
+  if (p->cache == CACHE_WB || p->cache_segments + 1 > 64) {
+    snprintf (err, errlen, "controller=disksim: needs cache=wt or off and "
+              "at most 63 cache-segments= (DiskSim's buffer)");
+    return -1;
+  }
+  for (i = 0; i < p->ndefects; i++)
+    if (p->defects[i].at != p->defects[i].to) {
+      snprintf (err, errlen, "controller=disksim: defects=%u:%" PRIu64 ">%"
+                PRIu64 ": a block moved to a spare is not modelled",
+                p->defects[i].zone, p->defects[i].at, p->defects[i].to);
+      return -1;
+    }
+  return 0;
+}
+
 int
 params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
@@ -687,7 +807,7 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               p->cache_size, p->cache_segments);
     return -1;
   }
-  return 0;
+  return p->controller == CTLR_DISKSIM ? check_disksim (p, err, errlen) : 0;
 }
 
 /* Name the profile file the values came from, and the lines that set

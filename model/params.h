@@ -49,6 +49,36 @@ enum ra_hits { RAHITS_AHEAD, RAHITS_ALMOST, RAHITS_READ };
 enum ra_stop { RASTOP_NOW, RASTOP_SECTOR };
 /* readahead-until=: where the read-ahead after a read ends. */
 enum ra_until { RAUNTIL_SIZE, RAUNTIL_TRACK, RAUNTIL_CYL, RAUNTIL_NEXT_TRACK };
+/* controller=: which engine serves the requests: hddsim's (hdd.c and
+ * the cache, mech units), or DiskSim 4.0's disk controller, event by
+ * event (dctl.h), for the DiskSim import.
+ */
+enum controller { CTLR_HDDSIM, CTLR_DISKSIM };
+/* readahead-over=: DiskSim's 'Read-ahead over requested' (1, 0, -1). */
+enum ra_over { RAOVER_NO, RAOVER_YES, RAOVER_DROP };
+
+/* The keys of DiskSim's disk module that only its controller
+ * (controller=disksim) takes, in DiskSim's units: durations in ns (all
+ * but min_seek and xd_inter already times 'Time scale for overheads',
+ * which DiskSim does not apply to those two), water marks in millionths.
+ */
+struct ds_ctlr {
+  uint64_t data_prep, resel_first, resel_other;
+  uint64_t disc_read, disc_read_aw, disc_write;
+  uint64_t extra_disc;          /* Extra write disconnect, 0 or 1 */
+  uint64_t xd_command, xd_disc1, xd_inter, xd_disc2, xd_seekdelta;
+  uint64_t min_seek;            /* Minimum seek delay (writes) */
+  uint64_t water_read, water_write, water_by_req;
+  uint64_t hold_read, hold_write, never_disc;
+  uint64_t write_segs;          /* Maximum number of write segments */
+  uint64_t ra_min, ra_max;      /* bytes */
+  int keep;                     /* enum ra_over */
+  uint64_t immed_partial, read_direct, write_hit_stop, disc_in_seek;
+  uint64_t combine, prebuffer, sneaky_full, sneaky_partial, sneaky_inter;
+  uint64_t preseek;             /* Preseeking level, 0-2 */
+  uint64_t blk_read, blk_write; /* ns a block crosses the bus; 0: from
+                                   iface-rate */
+};
 
 /* The most points a seek-table holds.  DIXtrac's extracted curves
  * (DiskSim's validation drives) have 64 to 138 points, one per
@@ -230,6 +260,10 @@ struct hdd_params {
    * interface".  Off by default.
    */
   uint64_t write_bus;           /* 1: as DiskSim (mech.c bus_write_track) */
+
+  /* The engine (controller=) and DiskSim's controller's own keys. */
+  int controller;               /* enum controller */
+  struct ds_ctlr ds;
 
   /* The largest transfer one command carries (bytes, a multiple of
    * SECTOR; 0 = unlimited): the engine serves a longer request as

@@ -37,25 +37,29 @@
 
 typedef unsigned __int128 u128;
 
+/* DiskSim's dm_time_t counts picoseconds: t1 + (dist - d1) (t2 - t1)
+ * / (d2 - d1), the quotient of magnitudes truncated (its time type was
+ * once unsigned, hence the two branches).  128 bits: a step of up to
+ * 1 s (1e12 ps) times millions of cylinders.
+ */
+static u128
+interp_ps (uint64_t d1, uint64_t t1, uint64_t d2, uint64_t t2, uint64_t dist)
+{
+  u128 p1 = (u128) t1 * PS_PER_NS, p2 = (u128) t2 * PS_PER_NS, step;
+
+  if (p1 > p2) {
+    step = (u128) (dist - d1) * (p1 - p2) / (d2 - d1);
+    return step >= p1 ? 0 : p1 - step;  /* a falling line may pass 0 */
+  }
+  return p1 + (u128) (dist - d1) * (p2 - p1) / (d2 - d1);
+}
+
 uint64_t
 seek_table_interp (uint64_t d1, uint64_t t1, uint64_t d2, uint64_t t2,
                    uint64_t dist)
 {
-  /* DiskSim's dm_time_t counts picoseconds: t1 + (dist - d1) (t2 - t1)
-   * / (d2 - d1), the quotient of magnitudes truncated (its time type
-   * was once unsigned, hence the two branches).  128 bits: a step of
-   * up to 1 s (1e12 ps) times millions of cylinders.
-   */
-  u128 p1 = (u128) t1 * PS_PER_NS, p2 = (u128) t2 * PS_PER_NS, r;
-  u128 step;
+  u128 r = (interp_ps (d1, t1, d2, t2, dist) + PS_PER_NS / 2) / PS_PER_NS;
 
-  if (p1 > p2) {
-    step = (u128) (dist - d1) * (p1 - p2) / (d2 - d1);
-    r = step >= p1 ? 0 : p1 - step;   /* a falling line may pass 0 */
-  }
-  else
-    r = p1 + (u128) (dist - d1) * (p2 - p1) / (d2 - d1);
-  r = (r + PS_PER_NS / 2) / PS_PER_NS;
   return r > UINT64_MAX ? UINT64_MAX : (uint64_t) r;
 }
 
@@ -110,6 +114,21 @@ curve_eval (const struct seek_curve *c, double d)
   if (d < c->x)
     return c->a + c->b * (c->p == 0.5 ? sqrt (d) : pow (d, c->p));
   return c->a + c->b * pow (c->x, c->p) + c->slope * (d - c->x);
+}
+
+uint64_t
+seek_ps (const struct seek_curve *c, uint64_t dist)
+{
+  unsigned i;
+  u128 r;
+
+  if (dist == 0 || !c->table)
+    return seek_ns (c, dist) * PS_PER_NS;
+  i = table_upper (c, dist);
+  if (c->d[i] == dist)
+    return c->t[i] * PS_PER_NS;
+  r = interp_ps (c->d[i - 1], c->t[i - 1], c->d[i], c->t[i], dist);
+  return r > UINT64_MAX ? UINT64_MAX : (uint64_t) r;
 }
 
 uint64_t

@@ -27,6 +27,10 @@ struct seek_curve {
 extern int seek_fit (struct seek_curve *, const struct hdd_params *,
                      const struct geom *, char *err, size_t errlen);
 extern uint64_t seek_ns (const struct seek_curve *, uint64_t dist);
+/* The same in picoseconds: a measured table's interpolation is not
+ * rounded to the ns (as DiskSim's dm_time_t), a curve's is.
+ */
+extern uint64_t seek_ps (const struct seek_curve *, uint64_t dist);
 /* Positioning under position-rule=disksim: seek over dist cylinders
  * and/or a head switch, then the write settle (see enum position_rule).
  */

@@ -208,18 +208,17 @@ tiny_with (const char *edit)
   return p;
 }
 
-/* The importer: Immediate buffer read/write (tiny has both 0) never
- * change DiskSim 4.0's timing with dm_layout_g1 (mech_g1's
- * access_block reads the layout's success code DM_OK, which is
- * negative, as a failure and keeps the requested first sector), so
- * every value the key takes (0-2) imports as zero-latency access off.
+/* The importer: Immediate buffer read/write (tiny has both 0) are
+ * DiskSim's zero-latency flags, which its controller keeps: any
+ * non-zero value (1-2) imports as on (controller=disksim; its
+ * mechanics never act on them with dm_layout_g1, docs/model.md).
  */
 static void
-imports_off (const char *edit)
+imports_as (const char *edit, uint64_t zl_read, uint64_t zl_write)
 {
   struct hdd_params *p = tiny_with (edit);
 
-  ck_assert_msg (p->zl_read == 0 && p->zl_write == 0,
+  ck_assert_msg (p->zl_read == zl_read && p->zl_write == zl_write,
                  "%s: zero-latency-read=%" PRIu64 " zero-latency-write=%"
                  PRIu64, edit, p->zl_read, p->zl_write);
   hdd_params_free (p);
@@ -230,43 +229,42 @@ imports_off (const char *edit)
 
 START_TEST (test_import)
 {
-  imports_off (IMM ("read", 1));
-  imports_off (IMM ("read", 2));
-  imports_off (IMM ("write", 1));
-  imports_off (IMM ("write", 2));
-  imports_off (IMM ("read", 1) IMM ("write", 1));
+  imports_as (IMM ("read", 1), 1, 0);
+  imports_as (IMM ("read", 2), 1, 0);
+  imports_as (IMM ("write", 1), 0, 1);
+  imports_as (IMM ("write", 2), 0, 1);
+  imports_as (IMM ("read", 1) IMM ("write", 1), 1, 1);
 }
 END_TEST
 
 /* Read-ahead over requested (tiny: 0; 64-block segments; Maximum
- * read-ahead 0) is consulted by DiskSim only for read-ahead modes 1-3
- * with no Maximum read-ahead: the segment's worth, kept with the
- * request (0) or past it (1).  Mode 4 ignores it; so does a Maximum
- * read-ahead (32).
+ * read-ahead 0) imports as it is (readahead-over=): DiskSim's
+ * controller consults it itself, only for read-ahead modes 1-3 with
+ * no Maximum read-ahead (dctl_seg.c).
  */
 #define CACHING "s/Enable caching in buffer = 0/Enable caching in buffer = 1/;"
 #define MODE(m) "s/Buffer continuous read = 0/Buffer continuous read = " #m "/;"
 
 static void
-keep_is (const char *edit, uint64_t keep, uint64_t readahead_blocks)
+keep_is (const char *edit, int keep, uint64_t readahead_blocks)
 {
   struct hdd_params *p = tiny_with (edit);
 
-  ck_assert_msg (p->ra_keep == keep, "%s: readahead-keep-request=%" PRIu64,
-                 edit, p->ra_keep);
+  ck_assert_msg (p->ds.keep == keep, "%s: readahead-over=%" PRIu64,
+                 edit, (uint64_t) p->ds.keep);
   ck_assert_uint_eq (p->readahead, readahead_blocks * 512);
   hdd_params_free (p);
 }
 
 START_TEST (test_import_keep)
 {
-  keep_is (CACHING MODE (3), 1, 64);
-  keep_is (CACHING MODE (1), 1, 64);
+  keep_is (CACHING MODE (3), RAOVER_NO, 64);
+  keep_is (CACHING MODE (1), RAOVER_NO, 64);
   keep_is (CACHING MODE (3) "s/Read-ahead over requested = 0/"
-           "Read-ahead over requested = 1/", 0, 64);
-  keep_is (CACHING MODE (4), 0, 64);
+           "Read-ahead over requested = 1/", RAOVER_YES, 64);
+  keep_is (CACHING MODE (4), RAOVER_NO, 64);
   keep_is (CACHING MODE (3) "s/Maximum read-ahead (blks) = 0/"
-           "Maximum read-ahead (blks) = 32/", 0, 32);
+           "Maximum read-ahead (blks) = 32/", RAOVER_NO, 32);
 }
 END_TEST
 

@@ -26,9 +26,10 @@ QEMU=${QEMU:-qemu-system-x86_64}
 # loops.  A faster icount guest loses time while QEMU works for it
 # without executing its instructions (device emulation, the host's run
 # queue), more than align=on can take back: on icount3 a QD1 reader of
-# a 10 ms drive saw 8.6 ms on a quiet host, and a reader beside a
-# writer a p99 14-21% below what the drive gave it; icount5 gave
-# 10.5 and 10.2 ms, quiet and loaded (docs/repeatability.md).
+# a 10 ms drive saw 8.6 ms on a quiet host, and readers beside a
+# writer a mean 9-15% below what the drive gave them beside load;
+# icount5 gave 10.5 and 10.2 ms, quiet and loaded (9.67 ms in three
+# later loaded runs: docs/repeatability.md).
 QEMU_CLOCK=${QEMU_CLOCK:-tcg}
 QEMU_CLOCK_DEFAULT_TCG=icount5
 
