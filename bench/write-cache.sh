@@ -10,7 +10,7 @@
 # flush's service time from the trace (done_ns - start_ns; the bound:
 # under 2 s).  Beside them, the model's own figures for the same
 # sequence, replayed closed loop (see replayed below).  EXTRA parameters go to every server (e.g.
-# EXTRA=cache-model=legacy for the cache before issue 25).
+# EXTRA=legacy=true for the cache before issue 25).
 #
 #   bench/write-cache.sh
 #   RUNTIME=5 WRITETIME=10 PROFILES=st340014a bench/write-cache.sh

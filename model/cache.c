@@ -97,7 +97,7 @@ cache_init (struct cache *c, const struct hdd_params *p,
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
     c->cache_sectors = p->cache == CACHE_WB ? p->cache_size / SECTOR : 0;
   }
-  if (p->cache_model == CMODEL_DRIVE)
+  if (!p->legacy)
     c->max_entries = p->write_entries;
   c->segs = calloc (c->nseg, sizeof *c->segs);
   if (!c->segs || dirty_init (c, pl) == -1) {

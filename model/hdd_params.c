@@ -13,7 +13,6 @@
 #define SEC UINT64_C(1000000000)
 
 static const char *const cache_names[] = { "wb", "wt", "off", NULL };
-static const char *const cache_model_names[] = { "drive", "legacy", NULL };
 static const char *const placement_names[] = { "start", "spread", NULL };
 static const char *const layout_names[] = {
   "cylinder", "serpentine", "alternate", "alternate-disk", NULL
@@ -138,10 +137,6 @@ static const struct param_desc hdd_param_table[] = {
        NULL, "scattered runs of dirty data the write cache holds at most, "
        "each in a segment of its own; a write that would start one more "
        "waits for a destage write (0 = bounded by cache-size alone)"),
-  KEY ("cache-model", PARAM_ENUM, FIELD(cache_model), 0, 0, cache_model_names,
-       "the caches' rules: drive (as drives keep them), or legacy (as "
-       "before issue 25: write-cache-entries= ignored, the write cache "
-       "bounded by cache-size alone)"),
   /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
   KEY ("cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
        write_seg_names, "where a write's data stays: none (not in the read "
@@ -302,6 +297,34 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
        "commands the firmware's rule looks at, the oldest first (0 = all "
        "it holds)"),
+  /* One setting turns off all issue 25 added (docs/model.md "The
+     legacy setting"); read as the field 'legacy'. */
+  KEY ("legacy", PARAM_BOOL, FIELD(legacy), 0, 1, NULL,
+       "true: the drive of the builds before issue 25 (no bound on the "
+       "write cache's scattered writes, no media cache, no tail: read "
+       "retries, recalibration, idle housekeeping off)"),
+  /* The media cache (docs/model.md "The media cache"). */
+  KEY ("media-cache-size", PARAM_SIZE, FIELD(mc_size), 0, UINT64_C(1) << 44,
+       NULL, "bytes of the media cache, a log on the platter where small "
+       "media writes are staged (0 = none)"),
+  KEY ("media-cache-at", PARAM_SIZE, FIELD(mc_at), 0, UINT64_C(1) << 56,
+       NULL, "where the media cache is: a byte offset on the drive (LBA x "
+       "512)"),
+  KEY ("media-cache-entries", PARAM_UINT, FIELD(mc_entries), 1, 1 << 24,
+       NULL, "staged extents the media cache's map holds at most; a write "
+       "that needs one more waits while the drive cleans"),
+  KEY ("media-cache-max-write", PARAM_SIZE, FIELD(mc_max_write), SECTOR,
+       UINT64_C(1) << 40, NULL, "the longest media write staged in the "
+       "media cache; longer ones are written home"),
+  KEY ("media-cache-region", PARAM_SIZE, FIELD(mc_region), SECTOR,
+       UINT64_C(1) << 44, NULL, "home addresses cleaned in one step: the "
+       "staged data of one region goes home at once"),
+  KEY ("media-cache-idle", PARAM_DURATION, FIELD(mc_idle), 0, HOUR, NULL,
+       "how long the host is quiet before the drive cleans the media "
+       "cache"),
+  KEY ("media-cache-overhead", PARAM_DURATION, FIELD(mc_overhead), 0, SEC,
+       NULL, "what a staged write costs the firmware after its media "
+       "write (its map entry), before it completes"),
   { .key = NULL },
 };
 #undef KEY
@@ -572,6 +595,12 @@ params_defaults (struct hdd_params *p)
   p->sparing_range = 1;
   p->queue.depth = 1;
   p->queue.order = HDD_QUEUE_RPO;
+  /* The media cache is off (mc_size 0); these are what media-cache-
+     size= alone gets (docs/model.md "The media cache"). */
+  p->mc_entries = 8192;
+  p->mc_max_write = 64 * 1024;
+  p->mc_region = 64 * 1024 * 1024;
+  p->mc_idle = 100 * 1000 * 1000;
 }
 
 struct hdd_params *
@@ -751,6 +780,32 @@ check_disksim (const struct hdd_params *p, char *err, size_t errlen)
   return 0;
 }
 
+/* The media cache's log lies on the drive, in whole sectors. */
+static int
+check_media_cache (const struct hdd_params *p, char *err, size_t errlen)
+{
+  if (p->mc_size == 0)
+    return 0;
+  if (p->mc_size % SECTOR || p->mc_at % SECTOR) {
+    snprintf (err, errlen, "media-cache-size=%" PRIu64 ", media-cache-at=%"
+              PRIu64 ": not multiples of the %d-byte sector", p->mc_size,
+              p->mc_at, SECTOR);
+    return -1;
+  }
+  if (p->mc_at > p->capacity || p->mc_size > p->capacity - p->mc_at) {
+    snprintf (err, errlen, "media-cache-at=%" PRIu64 ", media-cache-size=%"
+              PRIu64 ": the media cache ends past the drive's capacity=%"
+              PRIu64, p->mc_at, p->mc_size, p->capacity);
+    return -1;
+  }
+  if (p->mc_max_write > p->mc_size) {
+    snprintf (err, errlen, "media-cache-max-write=%" PRIu64 ": more than "
+              "media-cache-size=%" PRIu64, p->mc_max_write, p->mc_size);
+    return -1;
+  }
+  return 0;
+}
+
 int
 params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
@@ -807,6 +862,8 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               p->cache_size, p->cache_segments);
     return -1;
   }
+  if (check_media_cache (p, err, errlen) == -1)
+    return -1;
   return p->controller == CTLR_DISKSIM ? check_disksim (p, err, errlen) : 0;
 }
 

@@ -20,13 +20,6 @@
 
 enum hdd_kind { KIND_MECH, KIND_FIXED };
 enum cache_mode { CACHE_WB, CACHE_WT, CACHE_OFF };
-/* cache-model=: the rules of the drive's caches.  DRIVE: as drives
- * keep them (a write cache bounded by write-cache-entries= as well as
- * by bytes; docs/model.md "Write-back"); LEGACY: the cache before issue
- * 25, bytes alone, so that a run can be compared with the builds
- * before it.
- */
-enum cache_model { CMODEL_DRIVE, CMODEL_LEGACY };
 enum placement { PLACE_START, PLACE_SPREAD };
 enum layout { LAYOUT_CYLINDER, LAYOUT_SERPENTINE,
               /* zone-table= only: odd cylinders of a zone, or of the
@@ -209,11 +202,10 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
-  int cache_model;              /* enum cache_model */
   uint64_t write_entries;       /* write-cache-entries=: dirty ranges
                                    the write cache holds at most, each
                                    in a segment of its own; 0 = bytes
-                                   alone (cache-model=legacy: 0) */
+                                   alone (legacy=true: ignored) */
 
   /* Cache: segment rules (DiskSim's).  The defaults are the model as
    * it was, so the built-in profiles keep their timelines.
@@ -275,6 +267,27 @@ struct hdd_params {
    * drive without queueing, as every drive before NCQ.
    */
   struct hdd_queue queue;
+
+  /* legacy=true: the drive of the builds before issue 25, so that a
+   * run can be compared with them (docs/model.md "The legacy
+   * setting").  Every behaviour issue 25 added reads this one field and
+   * is off when it is set: the write cache's bound (write-cache-entries=,
+   * cache.c), the media cache (media_cache.c) and the tail (read
+   * retries, recalibration, idle housekeeping).
+   */
+  bool legacy;
+
+  /* The media cache (media-cache-*=; media_cache.h, docs/model.md
+   * "The media cache"): mc_size 0 = none.
+   */
+  uint64_t mc_size;             /* bytes of the log */
+  uint64_t mc_at;               /* where it is: a drive byte offset */
+  uint64_t mc_entries;          /* the map's extents at most */
+  uint64_t mc_max_write;        /* bytes: longer writes go home */
+  uint64_t mc_region;           /* bytes of home LBAs cleaned at once */
+  uint64_t mc_idle;             /* ns the host is quiet before cleaning */
+  uint64_t mc_overhead;         /* ns the firmware takes per staged
+                                   write (its map), after the media */
 };
 
 /* ---- hdd_params.c ---- */

@@ -248,14 +248,14 @@ START_TEST (test_write_entries_appending)
 }
 END_TEST
 
-/* cache-model=legacy ignores the bound: the same six writes never
+/* legacy=true ignores the bound: the same six writes never
  * wait (24K of a 2 MB cache), and all six are dirty at the end but
  * the one being written back.
  */
 START_TEST (test_write_entries_legacy)
 {
   static const char *const kv[] = {
-    FAST_CMD, "write-cache-entries", "3", "cache-model", "legacy", NULL
+    FAST_CMD, "write-cache-entries", "3", "legacy", "true", NULL
   };
   uint64_t waited[6], most;
   unsigned i;
