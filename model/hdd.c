@@ -304,7 +304,40 @@ stream_stop (struct hdd *d, uint64_t t)
   }
 }
 
-/* Write one piece of dirty data (the cache picks it) from time t;
+/* What the arm takes from 'destage_at' to the start of a write at lba:
+ * positioning and rotational wait.
+ */
+struct destage_probe {
+  const struct hdd *d;
+  uint64_t t;
+};
+
+static uint64_t
+destage_reach_ns (void *ctx, uint64_t lba)
+{
+  const struct destage_probe *pr = ctx;
+  struct arm a = arm_of (pr->d);
+  struct hdd_cost c = { 0 };
+
+  mech_access (&pr->d->mech, &a, true, pr->t, lba, 1, &c);
+  return c.seek_ns + c.rot_ns;
+}
+
+/* The next destage write from t: the range the arm reaches soonest
+ * (Write Cache Reordering, cache.c) when the entries are bounded, else
+ * (and with legacy=true, as before issue 25) the next in C-LOOK order.
+ */
+static bool
+destage_pick (const struct hdd *d, uint64_t t, struct extent *piece)
+{
+  struct destage_probe pr = { d, t };
+
+  if (d->cache.max_entries == 0)
+    return cache_destage_next (&d->cache, d->head_lba, piece);
+  return cache_destage_reordered (&d->cache, destage_reach_ns, &pr, piece);
+}
+
+/* Write one piece of dirty data (destage_pick's) from time t;
  * returns the end time.
  */
 static uint64_t
@@ -315,9 +348,11 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   struct arm a0;
   uint64_t t0;
 
-  if (!cache_destage_next (&d->cache, d->head_lba, &piece))
+  if (!cache_has_dirty (&d->cache))
     return t;
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
+  if (!destage_pick (d, t, &piece))
+    return t;
   a0 = a;
   t0 = t;
   t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
