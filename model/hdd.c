@@ -774,9 +774,10 @@ mc_land_on_track (const struct hdd *d, uint64_t t, uint64_t h, uint64_t n)
     return h;
   /* Slot h + (spt - q) comes round within a sector of the wait's
      whole sectors; rounding may leave it just passed: then the next. */
-  for (j = l.spt - q; j <= l.spt - q + 2 && j + n <= l.run && h + j + n <= end;
-       j++) {
+  for (j = l.spt - q; j <= l.spt - q + 2; j++) {
     struct hdd_cost cj = { 0 };
+    if (j + n > l.run || h + j + n > end)
+      return NEVER;             /* past the track's end: the next */
     a = arm_of (d);
     mech_access (&d->mech, &a, true, t, h + j, 1, &cj);
     if (cj.rot_ns < c1.rot_ns)
