@@ -26,6 +26,7 @@ CORE=${HDDSIM_CORE:-$TOP/build/libhddsim-core.a}
 cat > "$WORK/params.c" <<'C'
 #include <stdio.h>
 #include "hdd.h"
+#include "../profile/profile.h"
 int
 main (int argc, char **argv)
 {
