@@ -35,6 +35,12 @@
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
+#define REACH_MEMO 256            /* a power of 2 */
+
+struct reach_memo {
+  uint64_t lba;                 /* NEVER: empty */
+  struct loc l;
+};
 
 struct hdd {
   struct hdd_params p;
@@ -60,6 +66,12 @@ struct hdd {
      the end of the last host command, from which the host is idle. */
   struct media_cache mc;
   uint64_t host_end;
+  /* Where the dirty ranges Write Cache Reordering looked at lie
+     (destage_reach_ns), direct-mapped by LBA: the geometry never
+     changes, so a pick costs a seek and a rotational wait per range,
+     not a locate and a walk.  Out of line, shared with the scratch
+     copy (what it holds is the geometry's, whoever fills it). */
+  struct reach_memo *memo;
   /* Media writes go to media_fn (NULL: nobody asked; always NULL in
      the scratch copy).  own_first, own_end: the image sectors the
      request being served has put in the write cache so far. */
@@ -308,19 +320,32 @@ stream_stop (struct hdd *d, uint64_t t)
  * positioning and rotational wait.
  */
 struct destage_probe {
-  const struct hdd *d;
+  struct hdd *d;
   uint64_t t;
 };
+
+/* Where lba lies: from the memo, or located and kept there. */
+static const struct loc *
+memo_locate (struct hdd *d, uint64_t lba)
+{
+  struct reach_memo *m =
+    &d->memo[(lba * UINT64_C(0x9E3779B97F4A7C15)) >> 56 & (REACH_MEMO - 1)];
+
+  if (m->lba != lba) {
+    m->lba = lba;
+    geom_locate (d->g, lba, &m->l);
+  }
+  return &m->l;
+}
 
 static uint64_t
 destage_reach_ns (void *ctx, uint64_t lba)
 {
   const struct destage_probe *pr = ctx;
   struct arm a = arm_of (pr->d);
-  struct hdd_cost c = { 0 };
 
-  mech_access (&pr->d->mech, &a, true, pr->t, lba, 1, &c);
-  return c.seek_ns + c.rot_ns;
+  return mech_reach_ns (&pr->d->mech, &a, true, pr->t,
+                        memo_locate (pr->d, lba));
 }
 
 /* The next destage write from t: the range the arm reaches soonest
@@ -328,7 +353,7 @@ destage_reach_ns (void *ctx, uint64_t lba)
  * (and with legacy=true, as before issue 25) the next in C-LOOK order.
  */
 static bool
-destage_pick (const struct hdd *d, uint64_t t, struct extent *piece)
+destage_pick (struct hdd *d, uint64_t t, struct extent *piece)
 {
   struct destage_probe pr = { d, t };
 
@@ -1221,6 +1246,13 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     }
     dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek, d->dlay);
   }
+  d->memo = malloc (REACH_MEMO * sizeof *d->memo);
+  if (!d->memo) {
+    snprintf (err, errlen, "out of memory");
+    return -1;
+  }
+  for (unsigned i = 0; i < REACH_MEMO; i++)
+    d->memo[i].lba = NEVER;
   d->scratch = malloc (sizeof *d->scratch);
   if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1
       || mc_init_scratch (&d->scratch->mc, &d->mc) == -1) {
@@ -1275,6 +1307,7 @@ hdd_free (struct hdd *d)
     }
     cache_free (&d->cache);
     mc_free (&d->mc);
+    free (d->memo);
     free (d->dlay);
     layout_free (d->lay);
     free (d);
