@@ -28,6 +28,7 @@
 #include "inspect.h"
 #include "layout.h"
 #include "mech.h"
+#include "media_cache.h"
 #include "params.h"
 #include "rotation.h"
 #include "seek.h"
@@ -35,6 +36,12 @@
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
+#define REACH_MEMO 256            /* a power of 2 */
+
+struct reach_memo {
+  uint64_t lba;                 /* NEVER: empty */
+  struct loc l;
+};
 
 struct hdd {
   struct hdd_params p;
@@ -56,6 +63,16 @@ struct hdd {
      data, fw_n its sectors. */
   uint64_t fw_end, fw_tail, fw_n;
   struct cache cache;
+  /* The media cache (media_cache.h; off unless media-cache-size=), and
+     the end of the last host command, from which the host is idle. */
+  struct media_cache mc;
+  uint64_t host_end;
+  /* Where the dirty ranges Write Cache Reordering looked at lie
+     (destage_reach_ns), direct-mapped by LBA: the geometry never
+     changes, so a pick costs a seek and a rotational wait per range,
+     not a locate and a walk.  Out of line, shared with the scratch
+     copy (what it holds is the geometry's, whoever fills it). */
+  struct reach_memo *memo;
   /* Media writes go to media_fn (NULL: nobody asked; always NULL in
      the scratch copy).  own_first, own_end: the image sectors the
      request being served has put in the write cache so far. */
@@ -304,7 +321,53 @@ stream_stop (struct hdd *d, uint64_t t)
   }
 }
 
-/* Write one piece of dirty data (the cache picks it) from time t;
+/* What the arm takes from 'destage_at' to the start of a write at lba:
+ * positioning and rotational wait.
+ */
+struct destage_probe {
+  struct hdd *d;
+  uint64_t t;
+};
+
+/* Where lba lies: from the memo, or located and kept there. */
+static const struct loc *
+memo_locate (struct hdd *d, uint64_t lba)
+{
+  struct reach_memo *m =
+    &d->memo[(lba * UINT64_C(0x9E3779B97F4A7C15)) >> 56 & (REACH_MEMO - 1)];
+
+  if (m->lba != lba) {
+    m->lba = lba;
+    geom_locate (d->g, lba, &m->l);
+  }
+  return &m->l;
+}
+
+static uint64_t
+destage_reach_ns (void *ctx, uint64_t lba)
+{
+  const struct destage_probe *pr = ctx;
+  struct arm a = arm_of (pr->d);
+
+  return mech_reach_ns (&pr->d->mech, &a, true, pr->t,
+                        memo_locate (pr->d, lba));
+}
+
+/* The next destage write from t: the range the arm reaches soonest
+ * (Write Cache Reordering, cache.c) when the entries are bounded, else
+ * (and with legacy=true, as before issue 25) the next in C-LOOK order.
+ */
+static bool
+destage_pick (struct hdd *d, uint64_t t, struct extent *piece)
+{
+  struct destage_probe pr = { d, t };
+
+  if (d->cache.max_entries == 0)
+    return cache_destage_next (&d->cache, d->head_lba, piece);
+  return cache_destage_reordered (&d->cache, destage_reach_ns, &pr, piece);
+}
+
+/* Write one piece of dirty data (destage_pick's) from time t;
  * returns the end time.
  */
 static uint64_t
@@ -315,9 +378,11 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   struct arm a0;
   uint64_t t0;
 
-  if (!cache_destage_next (&d->cache, d->head_lba, &piece))
+  if (!cache_has_dirty (&d->cache))
     return t;
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
+  if (!destage_pick (d, t, &piece))
+    return t;
   a0 = a;
   t0 = t;
   t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
@@ -326,6 +391,55 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   d->cache.inflight = piece.n;
   cache_mark_clean (&d->cache, piece.lba, piece.n);
   return t;
+}
+
+/* ---- the media cache (media_cache.h) ---- */
+
+/* The cleaner's mover: the arm reads or writes drive LBAs. */
+static uint64_t
+mc_arm_access (void *ctx, bool write, uint64_t t, uint64_t lba, uint64_t n,
+               struct hdd_cost *c)
+{
+  struct hdd *d = ctx;
+  struct arm a = arm_of (d);
+
+  t = mech_access (&d->mech, &a, write, t, lba, n, c);
+  set_arm (d, &a, lba + n);
+  return t;
+}
+
+/* One clean step from t (the arm free then): returns its end.  Like a
+ * destage write, it is not preempted: a request that needs the arm
+ * waits for it (busy_ns).
+ */
+static uint64_t
+mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c)
+{
+  const struct mc_mover mv = { mc_arm_access, d };
+  struct mc_job job;
+
+  if (!mc_next_job (&d->mc, &job))
+    return t;
+  t = mc_clean (&d->mc, &job, &mv, t, c);
+  mc_clean_done (&d->mc, &job);
+  d->mech_free = t;
+  d->cache.inflight = 0;
+  return t;
+}
+
+/* The host has been quiet for media-cache-idle since its last command:
+ * clean, step by step, up to t.
+ */
+static void
+mc_idle_clean (struct hdd *d, uint64_t t)
+{
+  uint64_t s;
+
+  if (!mc_has_staged (&d->mc))
+    return;
+  s = max64 (d->mech_free, d->host_end + d->mc.idle_ns);
+  while (mc_has_staged (&d->mc) && s < t)
+    s = mc_clean_step (d, s, NULL);
 }
 
 /* The background work up to t: finish the read-ahead, then destage. */
@@ -353,6 +467,8 @@ background (struct hdd *d, uint64_t t)
     s = destage_one (d, s, NULL);
     d->mech_free = s;
   }
+  if (!cache_has_dirty (&d->cache))
+    mc_idle_clean (d, t);
 }
 
 void
@@ -393,6 +509,9 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
     struct arm a0 = a;
+
+    if (!write)                 /* staged pieces are read from the log */
+      mc_piece (&d->mc, lba, n, &lba, &n);
     struct bus_follow bus0 = bus ? *bus : (struct bus_follow) { 0 };
     uint64_t t0 = t;
 
@@ -665,6 +784,16 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
   return bus_done - t;
 }
 
+/* lba is in the media cache's log (a read's piece staged there): the
+ * read segments keep home data only.
+ */
+static bool
+in_media_cache (const struct hdd *d, uint64_t lba)
+{
+  return d->mc.on && lba >= d->mc.log_lba
+    && lba < d->mc.log_lba + d->mc.log_sectors;
+}
+
 /* When a read's data may start over the interface.  DiskSim
  * (disk_read_arrive) starts the media after the read-miss overhead, but
  * a partial hit's data (k cached sectors first) only after the read-hit
@@ -709,15 +838,124 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   c->xfer_ns += done - end;
   /* The cost is known: what the segment keeps only changes the state
      an estimate throws away.  A read the tail failed, or sent to a
-     spare, keeps nothing. */
+     spare, keeps nothing; nor does one the media cache served. */
   if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)
-      && plain) {
+      && plain && !in_media_cache (d, lba)) {
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
                      n == sp.n - k ? rot : 0, n == sp.n - k ? k : 0);
   }
   return done - t0;
+}
+
+/* The first sector of the log's track holding h, from h on, that
+ * the head reaches after positioning there from t, with n sectors
+ * after it on the track and in the log; NEVER if none.
+ */
+static uint64_t
+mc_land_on_track (const struct hdd *d, uint64_t t, uint64_t h, uint64_t n)
+{
+  uint64_t q, j, end = d->mc.log_lba + d->mc.log_sectors;
+  struct arm a = arm_of (d);
+  struct hdd_cost c1 = { 0 };
+  struct loc l;
+
+  geom_locate (d->g, h, &l);
+  if (n > l.run || h + n > end)
+    return NEVER;
+  mech_access (&d->mech, &a, true, t, h, 1, &c1);
+  q = rot_sectors_in (d->g->rpm, l.spt, c1.rot_ns);
+  if (q == 0)
+    return h;
+  /* Slot h + (spt - q) comes round within a sector of the wait's
+     whole sectors; rounding may leave it just passed: then the next. */
+  for (j = l.spt - q; j <= l.spt - q + 2; j++) {
+    struct hdd_cost cj = { 0 };
+    if (j + n > l.run || h + j + n > end)
+      return NEVER;             /* past the track's end: the next */
+    a = arm_of (d);
+    mech_access (&d->mech, &a, true, t, h + j, 1, &cj);
+    if (cj.rot_ns < c1.rot_ns)
+      return h + j;
+  }
+  return h;
+}
+
+/* Where a staged write of n sectors goes: the log's next sector the
+ * head reaches first, from the head of the log on, on its track (or
+ * the next track's, when the rest of that one is too short): the drive
+ * appends where the head lands rather than wait a revolution for the
+ * head of the log, and the sectors it skips stay unused until the log
+ * wraps.
+ */
+static uint64_t
+mc_landing (const struct hdd *d, uint64_t t, uint64_t n)
+{
+  uint64_t h = mc_log_head (&d->mc, n), at;
+
+  at = mc_land_on_track (d, t, h, n);
+  if (at == NEVER) {
+    at = mc_land_on_track (d, t, geom_track_end (d->g, h), n);
+    if (at == NEVER)
+      at = h;
+  }
+  return at;
+}
+
+/* Wait, cleaning, until the media cache has room for [lba, lba+n):
+ * the host's write stalls (busy_ns).
+ */
+static uint64_t
+mc_make_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n,
+              struct hdd_cost *c)
+{
+  while (!mc_has_room (&d->mc, lba, n) && mc_has_staged (&d->mc)) {
+    uint64_t s = mc_clean_step (d, t, NULL);
+    c->busy_ns += s - t;
+    t = s;
+  }
+  return t;
+}
+
+/* A write staged in the media cache: appended to its log where the
+ * head lands, once there is room.  Its data is on the media (the log)
+ * when it completes.
+ */
+static uint64_t
+serve_staged_write (struct hdd *d, uint64_t first, uint64_t lba, uint64_t n,
+                    uint64_t t, struct hdd_cost *c)
+{
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
+  uint64_t t0 = t, at, end, wait_bus;
+  struct arm a;
+
+  t = arm_wait (d, t, c);
+  stream_stop (d, t);
+  c->overhead_ns = ov;
+  t = mc_make_room (d, t + ov, lba, n, c);
+  at = mc_landing (d, t, n);
+  a = arm_of (d);
+  end = mech_access (&d->mech, &a, true, t, at, n, c);
+  if (d->media_fn) {            /* all of it, or none, at its end */
+    struct hdd_media_write w = {
+      .offset = first * SECTOR, .length = n * SECTOR, .start_ns = t,
+      .end_ns = end, .own = true,
+    };
+    d->media_fn (d->media_opaque, &w);
+  }
+  set_arm (d, &a, at + n);
+  d->mech_free = end;
+  cache_write_done (&d->cache, lba, n);
+  if (d->p.cache == CACHE_WB)
+    cache_mark_clean (&d->cache, lba, n);
+  if (!is_scratch (d))          /* the cost is known */
+    mc_stage (&d->mc, lba, n, at);
+  /* The data must have crossed the interface before it is written. */
+  wait_bus = ns_after (t + iface_ns (d, n), end);
+  c->xfer_ns += wait_bus;
+  c->overhead_ns += d->mc.overhead_ns;
+  return end + wait_bus + d->mc.overhead_ns - t0;
 }
 
 static uint64_t
@@ -727,6 +965,8 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   uint64_t lba, n, end, total, t0 = t;
   uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
 
+  if (single_extent (d, sp, &lba) && mc_wants (&d->mc, lba, sp.n))
+    return serve_staged_write (d, sp.first, lba, sp.n, t, c);
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   c->overhead_ns = ov;
@@ -740,6 +980,19 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   return total + (t - t0);
 }
 
+/* At t the write cache has no room for [lba, lba+n): not the bytes,
+ * or not a segment for a range of its own (cache_entries_full).
+ */
+static bool
+no_room (const struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
+{
+  bool destaging = d->mech_free > t && d->cache.inflight > 0;
+
+  return cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
+    > d->cache.cache_sectors
+    || cache_entries_full (&d->cache, lba, n, destaging);
+}
+
 /* No room for n more sectors at [lba, lba+n): wait while the arm
  * destages, back to back, until there is.  The write waits from its
  * arrival, not from when the destage write under way began.  Returns
@@ -748,8 +1001,7 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
 static uint64_t
 wait_for_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
 {
-  while (cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
-         > d->cache.cache_sectors) {
+  while (no_room (d, t, lba, n)) {
     if (d->mech_free > t)               /* a destage write ends */
       t = d->mech_free;
     else if (cache_has_dirty (&d->cache)) {     /* start the next one */
@@ -930,6 +1182,7 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
     d->tail.last_end = max64 (d->tail.last_end, t + total);
   /* The request is over at t + total: what the cache holds then. */
   d->now = max64 (d->now, t + total);
+  d->host_end = max64 (d->host_end, t + total);
   if (out)
     *out = c;
   return total;
@@ -947,6 +1200,7 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
 {
   struct hdd *s = d->scratch;
   struct cache keep = s->cache;
+  struct media_cache mkeep = s->mc;
   uint64_t cost;
 
   if (d->p.kind == KIND_FIXED)
@@ -960,6 +1214,8 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   s->dc.media_fn = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
+  s->mc = mkeep;
+  mc_lend (&s->mc, &d->mc);
   cost = hdd_serve (s, r, t, out);
   cache_return (&s->cache);
   return cost;
@@ -1040,6 +1296,12 @@ hdd_params_of (const struct hdd *d)
   return &d->p;
 }
 
+const struct media_cache *
+hdd_media_cache (const struct hdd *d)
+{
+  return &d->mc;
+}
+
 static int
 init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
            char *err, size_t errlen)
@@ -1055,7 +1317,8 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     .phase0 = d->p.phase_zero ? 0 : splitmix64 (seed) % NS_PER_MIN,
     .zl_read = d->p.zl_read != 0, .zl_write = d->p.zl_write != 0,
   };
-  if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
+  if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1
+      || mc_init (&d->mc, &d->p, err, errlen) == -1)
     return -1;
   if (tail_init (&d->tail, &d->p, d->image_sectors, seed, err, errlen) == -1)
     return -1;
@@ -1067,8 +1330,16 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     }
     dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek, d->dlay);
   }
+  d->memo = malloc (REACH_MEMO * sizeof *d->memo);
+  if (!d->memo) {
+    snprintf (err, errlen, "out of memory");
+    return -1;
+  }
+  for (unsigned i = 0; i < REACH_MEMO; i++)
+    d->memo[i].lba = NEVER;
   d->scratch = malloc (sizeof *d->scratch);
-  if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1) {
+  if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1
+      || mc_init_scratch (&d->scratch->mc, &d->mc) == -1) {
     snprintf (err, errlen, "out of memory");
     return -1;
   }
@@ -1115,10 +1386,13 @@ hdd_free (struct hdd *d)
   if (d) {
     if (d->scratch) {
       cache_free (&d->scratch->cache);
+      mc_free (&d->scratch->mc);
       free (d->scratch);
     }
     cache_free (&d->cache);
     tail_free (&d->tail);
+    mc_free (&d->mc);
+    free (d->memo);
     free (d->dlay);
     layout_free (d->lay);
     free (d);

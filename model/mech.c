@@ -217,6 +217,15 @@ mech_access (const struct mech *m, struct arm *a, bool write, uint64_t t,
 }
 
 uint64_t
+mech_reach_ns (const struct mech *m, const struct arm *a, bool write,
+               uint64_t t, const struct loc *l)
+{
+  uint64_t dist, pos = position_ns (m, a, l, write, &dist);
+
+  return pos + rot_wait (m->g->rpm, m->phase0, t + pos, l->slot, l->spt);
+}
+
+uint64_t
 mech_walk_bus (const struct mech *m, struct arm *a, bool write, uint64_t t,
                uint64_t lba, uint64_t n, struct hdd_cost *c,
                struct bus_follow *bus)

@@ -59,6 +59,12 @@ extern uint64_t mech_walk (const struct mech *, struct arm *, bool write,
 extern uint64_t mech_access (const struct mech *, struct arm *, bool write,
                              uint64_t t, uint64_t lba, uint64_t n,
                              struct hdd_cost *c);
+/* What the arm takes from *a at t to the start of the sector at *l:
+ * positioning and rotational wait, as mech_access charges them for a
+ * one-sector access (seek_ns + rot_ns), without the walk.
+ */
+extern uint64_t mech_reach_ns (const struct mech *, const struct arm *,
+                               bool write, uint64_t t, const struct loc *l);
 /* mech_walk for a read whose sectors follow over the interface as they
  * are read (*bus updated, track by track); for a write
  * (write-waits-for-bus=1) whose sectors the head writes only once they

@@ -233,6 +233,10 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
+  uint64_t write_entries;       /* write-cache-entries=: dirty ranges
+                                   the write cache holds at most, each
+                                   in a segment of its own; 0 = bytes
+                                   alone (legacy=true: ignored) */
 
   /* Cache: segment rules (DiskSim's).  The defaults are the model as
    * it was, so the built-in profiles keep their timelines.
@@ -295,11 +299,27 @@ struct hdd_params {
    */
   struct hdd_queue queue;
 
-  /* legacy=true: the drive as hddsim modelled it before issue 25 (no
-   * tail, and h-cache's write cache and media cache rules off).
+  /* legacy=true: the drive of the builds before issue 25, so that a
+   * run can be compared with them (docs/model.md "The legacy
+   * setting").  Every behaviour issue 25 added reads this one field and
+   * is off when it is set: the write cache's bound (write-cache-entries=,
+   * cache.c), the media cache (media_cache.c) and the tail (read
+   * retries, recalibration, idle housekeeping).
    */
   bool legacy;
   struct tail_params tail;
+
+  /* The media cache (media-cache-*=; media_cache.h, docs/model.md
+   * "The media cache"): mc_size 0 = none.
+   */
+  uint64_t mc_size;             /* bytes of the log */
+  uint64_t mc_at;               /* where it is: a drive byte offset */
+  uint64_t mc_entries;          /* the map's extents at most */
+  uint64_t mc_max_write;        /* bytes: longer writes go home */
+  uint64_t mc_region;           /* bytes of home LBAs cleaned at once */
+  uint64_t mc_idle;             /* ns the host is quiet before cleaning */
+  uint64_t mc_overhead;         /* ns the firmware takes per staged
+                                   write (its map), after the media */
 };
 
 /* ---- hdd_params.c ---- */

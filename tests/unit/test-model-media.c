@@ -2,7 +2,11 @@
  * and hdd_media_written, on a tiny drive whose times are worked out by
  * hand: one surface, 21 tracks of 100 sectors (2100 sectors, LBA =
  * image sector with placement=start), 6000 rpm: a 10 ms revolution,
- * 0.1 ms a sector.
+ * 0.1 ms a sector.  Its write cache is bounded by bytes alone
+ * (write-cache-entries=0), so that it writes back in C-LOOK order, the
+ * order the hand-worked examples below follow: with st340014a's 8
+ * entries (issue 25) it would write back by Write Cache Reordering
+ * (test-model-cache.c, test_destage_reordered).
  */
 
 #include <inttypes.h>
@@ -31,7 +35,7 @@ tiny (const char *cache, const char *cache_size)
   const char *const kv[] = {
     "surfaces", "1", "zone-table", "0-20:100", "capacity", "1075200",
     "rpm", "6000", "cache", cache, "cache-size", cache_size,
-    "readahead", "0", NULL
+    "readahead", "0", "write-cache-entries", "0", NULL
   };
   struct hdd *d = drive ("st340014a", kv, 0, 1);
 
