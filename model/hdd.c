@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actuators.h"
 #include "cache.h"
 #include "dctl.h"
 #include "extents.h"
@@ -68,6 +69,8 @@ struct hdd {
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
+  struct actuators *act;        /* actuators=2: the two arms serve;
+                                   NULL with one (actuators.c) */
 };
 
 static bool
@@ -169,6 +172,10 @@ static uint64_t arm_wait (struct hdd *, uint64_t t, struct hdd_cost *);
 void
 hdd_set_media_observer (struct hdd *d, hdd_media_fn fn, void *opaque)
 {
+  if (d->act) {
+    actuators_set_media_observer (d->act, fn, opaque);
+    return;
+  }
   d->media_fn = fn;
   d->media_opaque = opaque;
   d->dc.media_fn = fn;
@@ -198,6 +205,8 @@ uint64_t
 hdd_media_written (const struct hdd *d, const struct hdd_media_write *ev,
                    uint64_t t)
 {
+  if (d->act)
+    return actuators_media_written (d->act, ev, t);
   uint64_t lo = 0, hi = ev->walk_n, n = ev->length / SECTOR;
 
   if (t >= ev->end_ns)
@@ -353,6 +362,10 @@ background (struct hdd *d, uint64_t t)
 void
 hdd_idle (struct hdd *d, uint64_t t)
 {
+  if (d->act) {
+    actuators_idle (d->act, t);
+    return;
+  }
   d->now = max64 (d->now, t);
   background (d, t);
 }
@@ -832,6 +845,8 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   struct hdd_cost c = { 0 };
   uint64_t total;
 
+  if (d->act)
+    return actuators_serve (d->act, r, t, out);
   if (d->p.kind == KIND_FIXED) {
     c.overhead_ns = d->p.service;
     if (r->op != IO_FLUSH)
@@ -866,6 +881,8 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   struct cache keep = s->cache;
   uint64_t cost;
 
+  if (d->act)
+    return actuators_estimate (d->act, r, t, out);
   if (d->p.kind == KIND_FIXED)
     return hdd_serve (s, r, t, out);
   /* All but p, which never changes and s got once (~18 KiB of it
@@ -891,6 +908,8 @@ hdd_no_positioning (const struct hdd *d, const struct io *r)
 {
   struct req_span sp;
 
+  if (d->act)
+    return actuators_no_positioning (d->act, r);
   if (d->p.kind == KIND_FIXED || r->op == IO_TRIM)
     return true;
   if (r->op != IO_WRITE && r->op != IO_ZERO)
@@ -904,6 +923,8 @@ hdd_no_positioning (const struct hdd *d, const struct io *r)
 uint64_t
 hdd_head_offset (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_head_offset (d->act);
   if (d->p.kind == KIND_FIXED)
     return d->fixed_head;
   if (disksim_ctlr (d))
@@ -926,12 +947,16 @@ hdd_queue (const struct hdd *d)
 uint64_t
 hdd_write_cache_bytes (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_write_cache_bytes (d->act);
   return d->p.kind == KIND_FIXED ? 0 : d->cache.cache_sectors * SECTOR;
 }
 
 uint64_t
 hdd_dirty_bytes (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_dirty_bytes (d->act);
   if (d->p.kind == KIND_FIXED)
     return 0;
   if (disksim_ctlr (d))
@@ -1017,6 +1042,11 @@ hdd_new (const struct hdd_params *p, uint64_t image_bytes, uint64_t seed,
   }
   else if (init_mech (d, image_bytes, seed, err, errlen) == -1)
     goto fail;
+  if (p->actuators == 2) {
+    d->act = actuators_new (p, d->pl, seed, err, errlen);
+    if (!d->act)
+      goto fail;
+  }
   return d;
 
  fail:
@@ -1028,6 +1058,7 @@ void
 hdd_free (struct hdd *d)
 {
   if (d) {
+    actuators_free (d->act);
     if (d->scratch) {
       cache_free (&d->scratch->cache);
       free (d->scratch);
@@ -1037,4 +1068,16 @@ hdd_free (struct hdd *d)
     layout_free (d->lay);
     free (d);
   }
+}
+
+unsigned
+hdd_actuators (const struct hdd *d)
+{
+  return d->act ? 2 : 1;
+}
+
+unsigned
+hdd_actuator_of (const struct hdd *d, const struct io *r)
+{
+  return d->act ? actuators_of (d->act, r) : 0;
 }

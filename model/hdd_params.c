@@ -36,6 +36,7 @@ static const char *const ra_until_names[] = {
 };
 static const char *const controller_names[] = { "hddsim", "disksim", NULL };
 static const char *const ra_over_names[] = { "no", "yes", "drop", NULL };
+static const char *const seek_weight_names[] = { "lba", "tracks", NULL };
 
 /* A drive key: its value comes from the profile, so it has no default
  * of its own, and it keeps the drive's words (PARAM_STYLE_PROFILE).
@@ -292,6 +293,14 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
        "commands the firmware's rule looks at, the oldest first (0 = all "
        "it holds)"),
+  KEY ("seek-avg-weight", PARAM_ENUM, FIELD(seek_weight), 0, 0,
+       seek_weight_names, "what seek-avg is the mean of: lba (seeks "
+       "between uniformly random LBAs) or tracks (the manufacturers' "
+       "definition: each seek length weighted by the track pairs that far "
+       "apart)"),
+  KEY ("actuators", PARAM_UINT, FIELD(actuators), 1, 2, NULL,
+       "independent arms: 2 = each serves one half of the LBAs, one "
+       "command queue for both (Seagate's SATA dual-actuator drives)"),
   { .key = NULL },
 };
 #undef KEY
