@@ -12,9 +12,9 @@
  * WD OEM specifications, "Average seek time": the weighted average of
  * all possible seek combinations, sum over n = 1..max of (max + 1 - n)
  * (Tn.in + Tn.out) / ((max + 1) max), max the longest seek: every seek
- * length weighted by the number of track pairs that far apart).  If seek-avg is too high for any
- * square-root/linear blend, the short part becomes a + b*d^p with
- * p < 1/2.  A measured table of (distance, time) points replaces the
+ * length weighted by the number of track pairs that far apart).  If
+ * seek-avg is too high for any square-root/linear blend, the short part
+ * becomes a + b*d^p with p < 1/2.  A measured table of (distance, time) points replaces the
  * curve when given; it is interpolated linearly, between points and
  * beyond the last from the last two, as DiskSim's dm_mech_g1 does with
  * an extracted curve (mech_g1_seektime.c): in integer picoseconds,

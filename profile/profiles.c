@@ -217,7 +217,8 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "surfaces", "4", "estimated: 2 discs of 1 TB, the family's platter" },
   { "zones", "24", EST_ZONES },
   { "sectors-outer", "4440", BARRACUDA_MANUAL ": max. sustained data rate "
-    "OD 220 MB/s (as recalled, not re-read in this session: verify); "
+    "OD 220 MB/s (as recalled, not re-read when the profile was written: "
+    "verify); "
     "220 MB/s x (8.333 + 1.0 + 1.0 ms skew) / 512" },
   { "sectors-inner", "2106", EST_ID_35 },
   { "layout", "serpentine", "modern drives" },
@@ -274,8 +275,8 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "iface-rate", "600M", SATA6 },
   { "overhead", "0.05ms", EST_OVERHEAD },
   { "cache", "wb", WB_ATA },
-  { "cache-size", "256M", "HC310 data sheet: 256 MB buffer (not re-read in "
-    "this session: verify)" },
+  { "cache-size", "256M", "HC310 data sheet: 256 MB buffer (as recalled, not "
+    "re-read when the profile was written: verify)" },
   { "cache-segments", "32", EST_SEGMENTS },
   { "readahead", "1M", EST_READAHEAD },
   { "max-transfer", "0", "unlimited until the split is measured in a "
@@ -303,7 +304,8 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "surfaces", "4", "estimated: 2 discs of 1 TB in the 7 mm case" },
   { "zones", "24", EST_ZONES },
   { "sectors-outer", "3585", BC25_MANUAL ": max. sustained data rate OD "
-    "140 MB/s (as recalled, not re-read in this session: verify); "
+    "140 MB/s (as recalled, not re-read when the profile was written: "
+    "verify); "
     "140 MB/s x (11.11 + 1.0 + 1.0 ms skew) / 512.  The drive records "
     "with SMR behind a media cache (issue 29): the surface is modeled "
     "as CMR" },
