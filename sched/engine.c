@@ -10,6 +10,10 @@
  * ncq-depth=1 the drive has room only when it is empty and idle, and
  * the engine is the one-level engine it was: the policy picks what the
  * actuator serves, at a completion or an arrival on an idle drive.
+ * A drive with two actuators (actuators=2) serves a command on each at
+ * once: when an arm frees, the firmware's rule picks among the
+ * commands held for that arm (hdd_actuator_of); the queue depth counts
+ * the commands on both arms and held.
  *
  * Flushes.  As Linux's blk-flush.c keeps flushes out of the elevators,
  * the engine keeps them out of the policies: a policy sees reads,
