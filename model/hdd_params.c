@@ -571,6 +571,7 @@ params_defaults (struct hdd_params *p)
   p->sparing_range = 1;
   p->queue.depth = 1;
   p->queue.order = HDD_QUEUE_RPO;
+  p->actuators = 1;
 }
 
 struct hdd_params *
