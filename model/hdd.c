@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actuators.h"
 #include "cache.h"
 #include "dctl.h"
 #include "extents.h"
@@ -90,6 +91,8 @@ struct hdd {
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
+  struct actuators *act;        /* actuators=2: the two arms serve;
+                                   NULL with one (actuators.c) */
 };
 
 static bool
@@ -191,6 +194,10 @@ static uint64_t arm_wait (struct hdd *, uint64_t t, struct hdd_cost *);
 void
 hdd_set_media_observer (struct hdd *d, hdd_media_fn fn, void *opaque)
 {
+  if (d->act) {
+    actuators_set_media_observer (d->act, fn, opaque);
+    return;
+  }
   d->media_fn = fn;
   d->media_opaque = opaque;
   d->dc.media_fn = fn;
@@ -220,6 +227,8 @@ uint64_t
 hdd_media_written (const struct hdd *d, const struct hdd_media_write *ev,
                    uint64_t t)
 {
+  if (d->act)
+    return actuators_media_written (d->act, ev, t);
   uint64_t lo = 0, hi = ev->walk_n, n = ev->length / SECTOR;
 
   if (t >= ev->end_ns)
@@ -474,6 +483,10 @@ background (struct hdd *d, uint64_t t)
 void
 hdd_idle (struct hdd *d, uint64_t t)
 {
+  if (d->act) {
+    actuators_idle (d->act, t);
+    return;
+  }
   d->now = max64 (d->now, t);
   background (d, t);
 }
@@ -1165,6 +1178,8 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   struct hdd_cost c = { 0 };
   uint64_t total;
 
+  if (d->act)
+    return actuators_serve (d->act, r, t, out);
   if (d->p.kind == KIND_FIXED) {
     c.overhead_ns = d->p.service;
     if (r->op != IO_FLUSH)
@@ -1203,6 +1218,8 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   struct media_cache mkeep = s->mc;
   uint64_t cost;
 
+  if (d->act)
+    return actuators_estimate (d->act, r, t, out);
   if (d->p.kind == KIND_FIXED)
     return hdd_serve (s, r, t, out);
   /* All but p, which never changes and s got once (~18 KiB of it
@@ -1230,6 +1247,8 @@ hdd_no_positioning (const struct hdd *d, const struct io *r)
 {
   struct req_span sp;
 
+  if (d->act)
+    return actuators_no_positioning (d->act, r);
   if (d->p.kind == KIND_FIXED || r->op == IO_TRIM)
     return true;
   if (r->op != IO_WRITE && r->op != IO_ZERO)
@@ -1243,6 +1262,8 @@ hdd_no_positioning (const struct hdd *d, const struct io *r)
 uint64_t
 hdd_head_offset (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_head_offset (d->act);
   if (d->p.kind == KIND_FIXED)
     return d->fixed_head;
   if (disksim_ctlr (d))
@@ -1265,12 +1286,16 @@ hdd_queue (const struct hdd *d)
 uint64_t
 hdd_write_cache_bytes (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_write_cache_bytes (d->act);
   return d->p.kind == KIND_FIXED ? 0 : d->cache.cache_sectors * SECTOR;
 }
 
 uint64_t
 hdd_dirty_bytes (const struct hdd *d)
 {
+  if (d->act)
+    return actuators_dirty_bytes (d->act);
   if (d->p.kind == KIND_FIXED)
     return 0;
   if (disksim_ctlr (d))
@@ -1373,6 +1398,11 @@ hdd_new (const struct hdd_params *p, uint64_t image_bytes, uint64_t seed,
   }
   else if (init_mech (d, image_bytes, seed, err, errlen) == -1)
     goto fail;
+  if (p->actuators == 2) {
+    d->act = actuators_new (p, d->pl, seed, err, errlen);
+    if (!d->act)
+      goto fail;
+  }
   return d;
 
  fail:
@@ -1384,6 +1414,7 @@ void
 hdd_free (struct hdd *d)
 {
   if (d) {
+    actuators_free (d->act);
     if (d->scratch) {
       cache_free (&d->scratch->cache);
       mc_free (&d->scratch->mc);
@@ -1397,4 +1428,16 @@ hdd_free (struct hdd *d)
     layout_free (d->lay);
     free (d);
   }
+}
+
+unsigned
+hdd_actuators (const struct hdd *d)
+{
+  return d->act ? 2 : 1;
+}
+
+unsigned
+hdd_actuator_of (const struct hdd *d, const struct io *r)
+{
+  return d->act ? actuators_of (d->act, r) : 0;
 }

@@ -222,4 +222,17 @@ extern const struct hdd_queue *hdd_queue (const struct hdd *);
  */
 extern uint64_t hdd_dirty_bytes (const struct hdd *);
 
+/* ---- Actuators (actuators=; model/actuators.c) ----
+ *
+ * A drive has one arm, or two that each serve one half of the LBAs
+ * (Seagate's Exos 2X SATA drives: one command queue for both).  The
+ * engine keeps one command on each arm at once; the firmware's rule
+ * picks among the commands for the arm that is free.
+ */
+#define HDD_ACTUATORS_MAX 2
+
+extern unsigned hdd_actuators (const struct hdd *);
+/* The arm that serves r (0 on a drive with one). */
+extern unsigned hdd_actuator_of (const struct hdd *, const struct io *r);
+
 #endif /* HDDSIM_HDD_H */

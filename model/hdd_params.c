@@ -36,6 +36,7 @@ static const char *const ra_until_names[] = {
 };
 static const char *const controller_names[] = { "hddsim", "disksim", NULL };
 static const char *const ra_over_names[] = { "no", "yes", "drop", NULL };
+static const char *const seek_weight_names[] = { "lba", "tracks", NULL };
 
 /* A drive key: its value comes from the profile, so it has no default
  * of its own, and it keeps the drive's words (PARAM_STYLE_PROFILE).
@@ -359,6 +360,14 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("media-cache-overhead", PARAM_DURATION, FIELD(mc_overhead), 0, SEC,
        NULL, "what a staged write costs the firmware after its media "
        "write (its map entry), before it completes"),
+  KEY ("seek-avg-weight", PARAM_ENUM, FIELD(seek_weight), 0, 0,
+       seek_weight_names, "what seek-avg is the mean of: lba (seeks "
+       "between uniformly random LBAs) or tracks (the manufacturers' "
+       "definition: each seek length weighted by the track pairs that far "
+       "apart)"),
+  KEY ("actuators", PARAM_UINT, FIELD(actuators), 1, 2, NULL,
+       "independent arms: 2 = each serves one half of the LBAs, one "
+       "command queue for both (Seagate's SATA dual-actuator drives)"),
   { .key = NULL },
 };
 #undef KEY
@@ -639,6 +648,7 @@ params_defaults (struct hdd_params *p)
      IOPS, 4K QD16, write cache disabled: 1.8 ms), less the command
      and the media write (docs/model.md "The media cache"). */
   p->mc_overhead = 1500 * 1000;
+  p->actuators = 1;
 }
 
 struct hdd_params *

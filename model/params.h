@@ -49,6 +49,11 @@ enum ra_until { RAUNTIL_SIZE, RAUNTIL_TRACK, RAUNTIL_CYL, RAUNTIL_NEXT_TRACK };
 enum controller { CTLR_HDDSIM, CTLR_DISKSIM };
 /* readahead-over=: DiskSim's 'Read-ahead over requested' (1, 0, -1). */
 enum ra_over { RAOVER_NO, RAOVER_YES, RAOVER_DROP };
+/* seek-avg-weight=: what seek-avg is the mean of (seek.c): seeks
+ * between uniformly random LBAs, or the manufacturers' definition,
+ * every seek length weighted by the track pairs that far apart.
+ */
+enum seek_weight { SEEKW_LBA, SEEKW_TRACKS };
 
 /* The keys of DiskSim's disk module that only its controller
  * (controller=disksim) takes, in DiskSim's units: durations in ns (all
@@ -320,6 +325,13 @@ struct hdd_params {
   uint64_t mc_idle;             /* ns the host is quiet before cleaning */
   uint64_t mc_overhead;         /* ns the firmware takes per staged
                                    write (its map), after the media */
+
+  /* Appended (issue 26): seek-avg-weight= (enum seek_weight) and
+   * actuators= (0 or 1: one arm; 2: each serves half the LBAs,
+   * actuators.c).
+   */
+  int seek_weight;
+  uint64_t actuators;
 };
 
 /* ---- hdd_params.c ---- */

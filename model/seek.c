@@ -7,10 +7,14 @@
  *   t(1)       = seek-track
  *   t(ncyl-1)  = seek-full
  *   mean t     = seek-avg, over seeks between uniformly random LBAs
- * (what a random-I/O benchmark over the whole drive measures, and what
- * spec sheets mean by average seek).  If seek-avg is too high for any
- * square-root/linear blend, the short part becomes a + b*d^p with
- * p < 1/2.  A measured table of (distance, time) points replaces the
+ * (what a random-I/O benchmark over the whole drive measures), or, with
+ * seek-avg-weight=tracks, the manufacturers' own definition (HGST and
+ * WD OEM specifications, "Average seek time": the weighted average of
+ * all possible seek combinations, sum over n = 1..max of (max + 1 - n)
+ * (Tn.in + Tn.out) / ((max + 1) max), max the longest seek: every seek
+ * length weighted by the number of track pairs that far apart).  If
+ * seek-avg is too high for any square-root/linear blend, the short part
+ * becomes a + b*d^p with p < 1/2.  A measured table of (distance, time) points replaces the
  * curve when given; it is interpolated linearly, between points and
  * beyond the last from the last two, as DiskSim's dm_mech_g1 does with
  * an extracted curve (mech_g1_seektime.c): in integer picoseconds,
@@ -195,6 +199,47 @@ mean_over_bins (const struct seek_curve *c, const double cyl[BINS + 1])
   return sum / ((double) BINS * BINS);
 }
 
+/* The manufacturers' mean over track pairs (the top of the file):
+ * inward and outward seeks take the same time here, so the mean is
+ * sum (maxd + 1 - n) 2 t(n) / ((maxd + 1) maxd).  Exact up to
+ * TRACKS_EXACT cylinders, where the square-root part bends; beyond,
+ * the smooth rest is summed over TRACKS_STEPS equal runs of lengths,
+ * each at its middle, so a fit of ~40 steps stays quick on a drive of
+ * a million cylinders.
+ */
+#define TRACKS_EXACT 2048
+#define TRACKS_STEPS 4096
+
+double
+seek_mean_tracks (const struct seek_curve *c)
+{
+  double maxd = (double) c->maxd, sum = 0;
+  uint64_t n, exact = c->maxd < TRACKS_EXACT ? c->maxd : TRACKS_EXACT;
+  unsigned k;
+
+  for (n = 1; n <= exact; n++)
+    sum += (maxd + 1 - (double) n) * curve_eval (c, (double) n);
+  if (c->maxd > exact) {
+    double from = (double) exact + 1, len = maxd - from + 1;
+    for (k = 0; k < TRACKS_STEPS; k++) {
+      double a = from + len * k / TRACKS_STEPS;
+      double b = from + len * (k + 1) / TRACKS_STEPS;
+      double mid = (a + b - 1) / 2;
+      sum += (b - a) * (maxd + 1 - mid) * curve_eval (c, mid);
+    }
+  }
+  return 2 * sum / ((maxd + 1) * maxd);
+}
+
+/* The mean seek-avg is fitted to (seek-avg-weight=). */
+static double
+fit_mean (const struct seek_curve *c, const double cyl[BINS + 1],
+          int weight)
+{
+  return weight == SEEKW_TRACKS ? seek_mean_tracks (c)
+                                : mean_over_bins (c, cyl);
+}
+
 double
 seek_mean_random (const struct seek_curve *c, const struct geom *g)
 {
@@ -300,25 +345,26 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   lba_bins (g, cyl);
 
   shape (c, track, full, 1, 0.5);
-  if (mean_over_bins (c, cyl) > avg) {
+  if (fit_mean (c, cyl, p->seek_weight) > avg) {
     snprintf (err, errlen,
               "seek-avg=%s: too short for seek-track=%s and "
               "seek-full=%s (even a linear seek curve averages %s)",
               format_duration (p->seek_avg, a, sizeof a),
               format_duration (p->seek_track, b, sizeof b),
               format_duration (p->seek_full, f, sizeof f),
-              format_duration ((uint64_t) llround (mean_over_bins (c, cyl)),
+              format_duration ((uint64_t) llround (fit_mean (c, cyl,
+                                                             p->seek_weight)),
                                m, sizeof m));
     return -1;
   }
   shape (c, track, full, dmax, 0.5);
-  if (mean_over_bins (c, cyl) >= avg) {
+  if (fit_mean (c, cyl, p->seek_weight) >= avg) {
     /* Between linear (x = 1) and square root (x = full): find x. */
     lo = 1, hi = dmax;
     for (i = 0; i < 40; i++) {
       double mid = sqrt (lo * hi);      /* x spans decades */
       shape (c, track, full, mid, 0.5);
-      if (mean_over_bins (c, cyl) < avg)
+      if (fit_mean (c, cyl, p->seek_weight) < avg)
         lo = mid;
       else
         hi = mid;
@@ -329,7 +375,7 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   /* More concave than a square root: t = a + b d^p, p < 1/2. */
   lo = 0.01, hi = 0.5;
   shape (c, track, full, dmax, lo);
-  if (mean_over_bins (c, cyl) < avg) {
+  if (fit_mean (c, cyl, p->seek_weight) < avg) {
     snprintf (err, errlen,
               "seek-avg=%s: too close to seek-full=%s "
               "for any seek curve starting at seek-track=%s",
@@ -341,7 +387,7 @@ seek_fit (struct seek_curve *c, const struct hdd_params *p,
   for (i = 0; i < 30; i++) {
     double mid = (lo + hi) / 2;
     shape (c, track, full, dmax, mid);
-    if (mean_over_bins (c, cyl) > avg)
+    if (fit_mean (c, cyl, p->seek_weight) > avg)
       lo = mid;
     else
       hi = mid;

@@ -39,5 +39,9 @@ extern uint64_t seek_position_disksim (const struct seek_curve *,
                                        bool write);
 /* Mean over seeks between uniformly random LBAs (what seek-avg means). */
 extern double seek_mean_random (const struct seek_curve *, const struct geom *);
+/* Mean over all seek lengths 1..maxd, each weighted by the track
+ * pairs that far apart (the OEM definition; seek-avg-weight=tracks).
+ */
+extern double seek_mean_tracks (const struct seek_curve *);
 
 #endif /* HDDSIM_SEEK_H */

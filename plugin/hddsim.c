@@ -112,9 +112,10 @@ profile_value (const struct hdd_profile *p, const char *key, const char *def)
  * nbd-max-block=auto would advertise, and one
  * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
  * opt in with max-transfer=SIZE, one hddsim_ncq_depth_NAME=N, the
- * commands its drive queues (1: none), and one
+ * commands its drive queues (1: none), one
  * hddsim_recovery_limit_NAME=DURATION, how long its drive retries a bad
- * sector with erc=off (0: no limit given).
+ * sector with erc=off (0: no limit given); and its year, class and
+ * sources (hddsim_profile_year_NAME=, _class_NAME=, _sources_NAME=).
  */
 static void
 dump_profiles (void)
@@ -132,6 +133,12 @@ dump_profiles (void)
             profile_value (hdd_profile_list[i], "ncq-depth", "1"));
     printf ("hddsim_recovery_limit_%s=%s\n", hdd_profile_list[i]->name,
             profile_value (hdd_profile_list[i], "recovery-limit", "0"));
+    printf ("hddsim_profile_year_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->year);
+    printf ("hddsim_profile_class_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->klass);
+    printf ("hddsim_profile_sources_%s=%s\n", hdd_profile_list[i]->name,
+            hdd_profile_list[i]->sources);
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

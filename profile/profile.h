@@ -33,6 +33,13 @@ struct hdd_profile {
    * and a user opts in with max-transfer= this.
    */
   const char *max_transfer_real;
+  /* Appended (issue 26), for --dump-plugin and --help: the drive's
+   * year, its class and the documents its values come from (each
+   * value names its own in its source string).
+   */
+  const char *year;
+  const char *klass;
+  const char *sources;
 };
 
 /* The profile used when none is named. */

@@ -136,11 +136,27 @@ hdd_params_new (void)
   return p;
 }
 
+/* The built-in profiles, each with its year, class and sources (every
+ * value's own source: --dump-plugin's drive values, docs/profiles.md).
+ */
+static void
+print_profiles (FILE *fp)
+{
+  size_t i;
+
+  for (i = 0; hdd_profile_list[i]; i++) {
+    const struct hdd_profile *p = hdd_profile_list[i];
+    fprintf (fp, "  profile=%s: %s; %s, %s; sources: %s\n", p->name,
+             p->description, p->year, p->klass, p->sources);
+  }
+}
+
 void
 hdd_profile_print_help (FILE *fp)
 {
   param_print_help_line (PARAM_STYLE_PROFILE, "profile=NAME|PATH.ini",
                          "drive profile (default " HDD_PROFILE_DEFAULT
                          "; see the profiles list)", fp);
+  print_profiles (fp);
   hdd_params_print_help (fp);
 }

@@ -66,11 +66,41 @@ aged (const struct drive_queue *q, const struct req *c, uint64_t t)
   return q->rule.max_wait != 0 && t - c->dispatch >= q->rule.max_wait;
 }
 
-/* Among the ncq-lookahead oldest, the least positioning time at t;
- * ties keep the older.
+/* Is c for actuator k?  (Always, on a drive with one.) */
+static bool
+on_actuator (const struct hdd *hdd, const struct req *c, unsigned k)
+{
+  return hdd_actuator_of (hdd, &c->io) == k;
+}
+
+/* The oldest command held for actuator k, or NULL. */
+static struct req *
+oldest_on (const struct drive_queue *q, const struct hdd *hdd, unsigned k)
+{
+  struct req *c;
+
+  TAILQ_FOREACH (c, &q->held, drive_link)
+    if (on_actuator (hdd, c, k))
+      return c;
+  return NULL;
+}
+
+/* Another command for actuator k after c? */
+static bool
+more_on (const struct hdd *hdd, const struct req *c, unsigned k)
+{
+  while ((c = TAILQ_NEXT (c, drive_link)) != NULL)
+    if (on_actuator (hdd, c, k))
+      return true;
+  return false;
+}
+
+/* Among the ncq-lookahead oldest for actuator k, the least positioning
+ * time at t; ties keep the older.
  */
 static struct req *
-shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t)
+shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t,
+          unsigned k)
 {
   uint64_t n = q->rule.lookahead ? q->rule.lookahead : UINT64_MAX;
   uint64_t best_t = UINT64_MAX;
@@ -79,6 +109,8 @@ shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t)
   TAILQ_FOREACH (c, &q->held, drive_link) {
     uint64_t p;
 
+    if (!on_actuator (hdd, c, k))
+      continue;
     if (n-- == 0)
       break;
     p = drive_positioning (hdd, &c->io, t);
@@ -95,15 +127,22 @@ shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t)
 struct req *
 drive_queue_next (struct drive_queue *q, const struct hdd *hdd, uint64_t now)
 {
-  struct req *c = TAILQ_FIRST (&q->held);
+  return drive_queue_next_on (q, hdd, now, 0);
+}
+
+struct req *
+drive_queue_next_on (struct drive_queue *q, const struct hdd *hdd,
+                     uint64_t now, unsigned k)
+{
+  struct req *c = oldest_on (q, hdd, k);
 
   if (!c)
     return NULL;
   /* One held, fifo, or the oldest aged: no estimate needed (an estimate
      changes nothing). */
-  if (TAILQ_NEXT (c, drive_link) && q->rule.order == HDD_QUEUE_RPO
+  if (more_on (hdd, c, k) && q->rule.order == HDD_QUEUE_RPO
       && !aged (q, c, now))
-    c = shortest (q, hdd, now + drive_queue_overhead (q));
+    c = shortest (q, hdd, now + drive_queue_overhead (q), k);
   TAILQ_REMOVE (&q->held, c, drive_link);
   q->nheld--;
   return c;

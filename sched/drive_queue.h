@@ -55,6 +55,14 @@ extern void drive_queue_put (struct drive_queue *, struct req *c);
  */
 extern struct req *drive_queue_next (struct drive_queue *,
                                      const struct hdd *, uint64_t now);
+/* The same among the commands for actuator k (hdd_actuator_of) of a
+ * drive with more than one (drive_queue_next is k = 0): the aging
+ * bound, the lookahead and the order apply to that actuator's
+ * commands, as each arm is free on its own.
+ */
+extern struct req *drive_queue_next_on (struct drive_queue *,
+                                        const struct hdd *, uint64_t now,
+                                        unsigned k);
 
 /* Seek and rotational wait of io if the arm starts positioning at t,
  * as the model estimates them; 0 when io needs no positioning.  The

@@ -10,6 +10,10 @@
  * ncq-depth=1 the drive has room only when it is empty and idle, and
  * the engine is the one-level engine it was: the policy picks what the
  * actuator serves, at a completion or an arrival on an idle drive.
+ * A drive with two actuators (actuators=2) serves a command on each at
+ * once: when an arm frees, the firmware's rule picks among the
+ * commands held for that arm (hdd_actuator_of); the queue depth counts
+ * the commands on both arms and held.
  *
  * Flushes.  As Linux's blk-flush.c keeps flushes out of the elevators,
  * the engine keeps them out of the policies: a policy sees reads,
@@ -85,7 +89,11 @@ struct engine {
   uint32_t nin_drive;           /* requests whose every command has been
                                    handed to the drive, not completed */
   struct drive_queue drive;     /* handed to the drive, not yet served */
-  struct req *serving;          /* on the actuator, or NULL */
+  /* On each actuator, or NULL: one on most drives; a dual-actuator
+     drive (actuators=2, model/actuators.c) serves one command on each
+     at once, from its one queue. */
+  struct req *serving[HDD_ACTUATORS_MAX];
+  unsigned nact;
 
   uint64_t free_since;          /* the drive has been idle since */
   uint64_t decide_at;           /* a decision is due (after a completion) */
@@ -114,6 +122,7 @@ engine_new (struct hdd *hdd, const struct policy_ops *ops,
   e->opaque = opaque;
   e->qdepth = params->qdepth;
   e->max_transfer = hdd_max_transfer (hdd);
+  e->nact = hdd_actuators (hdd);
   drive_queue_init (&e->drive, hdd_queue (hdd),
                     ops->firmware ? 1 : hdd_queue (hdd)->depth);
   TAILQ_INIT (&e->waiting);
@@ -139,10 +148,35 @@ engine_hdd (const struct engine *e)
   return e->hdd;
 }
 
+/* The command on actuator k completes first (ties: the lower k), or
+ * NULL if none is serving.
+ */
+static struct req *
+first_done (const struct engine *e)
+{
+  struct req *r = NULL;
+  unsigned k;
+
+  for (k = 0; k < e->nact; k++)
+    if (e->serving[k] && (!r || e->serving[k]->done < r->done))
+      r = e->serving[k];
+  return r;
+}
+
+static unsigned
+nserving (const struct engine *e)
+{
+  unsigned k, n = 0;
+
+  for (k = 0; k < e->nact; k++)
+    n += e->serving[k] != NULL;
+  return n;
+}
+
 struct req *
 engine_serving (const struct engine *e)
 {
-  return e->serving;
+  return first_done (e);
 }
 
 uint32_t
@@ -288,23 +322,25 @@ is_flush (const struct req *r)
 static bool
 drive_room (const struct engine *e)
 {
-  const struct req *s = e->serving;
+  unsigned k;
 
-  if (s && is_flush (s))
-    return false;
-  return e->drive.nheld + (s != NULL) < e->drive.depth;
+  for (k = 0; k < e->nact; k++)
+    if (e->serving[k] && is_flush (e->serving[k]))
+      return false;
+  return e->drive.nheld + nserving (e) < e->drive.depth;
 }
 
 static bool
 drive_empty (const struct engine *e)
 {
-  return !e->serving && e->drive.nheld == 0;
+  return nserving (e) == 0 && e->drive.nheld == 0;
 }
 
 uint64_t
 engine_next_event (const struct engine *e)
 {
-  uint64_t t = e->serving ? e->serving->done : ENGINE_NEVER;
+  const struct req *s = first_done (e);
+  uint64_t t = s ? s->done : ENGINE_NEVER;
 
   if (drive_room (e))
     t = min64 (t, next_decision (e));
@@ -431,7 +467,7 @@ command_started (struct engine *e, struct req *c)
  * does not queue).
  */
 static void
-serve (struct engine *e, struct req *r, uint64_t t)
+serve (struct engine *e, struct req *r, uint64_t t, unsigned k)
 {
   uint64_t ov = drive_queue_overhead (&e->drive);
 
@@ -439,21 +475,28 @@ serve (struct engine *e, struct req *r, uint64_t t)
   r->done = t + ov + hdd_serve (e->hdd, &r->io, t + ov, &r->cost);
   r->cost.overhead_ns += ov;
   r->state = REQ_SERVING;
-  e->serving = r;
+  e->serving[k] = r;
   if (r->parent)
     command_started (e, r);
   else if (e->hooks.started)
     e->hooks.started (r, e->opaque);
 }
 
-/* The actuator is free at t: the drive serves the command its
- * firmware chooses among those it holds, if any.
+/* Each actuator free at t serves the command the firmware chooses
+ * among those it holds for that actuator, if any (with one actuator:
+ * among all it holds).
  */
 static void
 start_next (struct engine *e, uint64_t t)
 {
-  if (!e->serving && e->drive.nheld > 0)
-    serve (e, drive_queue_next (&e->drive, e->hdd, t), t);
+  unsigned k;
+
+  for (k = 0; k < e->nact; k++)
+    if (!e->serving[k] && e->drive.nheld > 0) {
+      struct req *c = drive_queue_next_on (&e->drive, e->hdd, t, k);
+      if (c)
+        serve (e, c, t, k);
+    }
 }
 
 /* Hand r (a request, a command or a flush) to the drive at t.  A split
@@ -466,7 +509,7 @@ hand_to_drive (struct engine *e, struct req *r, uint64_t t)
   struct req *p = r->parent;
 
   r->dispatch = t;
-  r->drive_len = e->drive.nheld + (e->serving != NULL);
+  r->drive_len = e->drive.nheld + nserving (e);
   r->state = REQ_DRIVE;
   drive_queue_put (&e->drive, r);
   if (p) {
@@ -491,7 +534,7 @@ static void
 decide (struct engine *e, uint64_t t)
 {
   admit_arrivals (e, t);
-  if (!e->serving)
+  if (nserving (e) < e->nact)   /* an arm is free for background work */
     hdd_idle (e->hdd, t);
   e->decide_at = ENGINE_NEVER;
   e->policy_wake = ENGINE_NEVER;
@@ -537,12 +580,14 @@ command_done (struct engine *e, struct req *c)
 }
 
 static void
-complete (struct engine *e)
+complete (struct engine *e, struct req *r)
 {
-  struct req *r = e->serving;
   uint64_t t = r->done;         /* r may be freed with its request */
+  unsigned k;
 
-  e->serving = NULL;
+  for (k = 0; k < e->nact; k++)
+    if (e->serving[k] == r)
+      e->serving[k] = NULL;
   r->state = REQ_DONE;
   e->free_since = r->done;
   e->decide_at = r->done;
@@ -571,11 +616,13 @@ engine_advance (struct engine *e, uint64_t now)
 
   for (;;) {
     uint64_t t = engine_next_event (e);
+    struct req *s;
 
     if (t == ENGINE_NEVER || t > now)
       break;
-    if (e->serving && e->serving->done == t)
-      complete (e);
+    s = first_done (e);
+    if (s && s->done == t)
+      complete (e, s);
     else
       decide (e, t);
   }
