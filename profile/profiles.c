@@ -76,6 +76,9 @@
 #define TAIL_LIMIT_DESKTOP "estimate: desktop drives publish no recovery " \
   "limit and have no SCT ERC set; the Linux RAID wiki (Timeout Mismatch): " \
   "'over two minutes'"
+#define TAIL_LIMIT_ENTERPRISE "estimate: an enterprise drive with SCT ERC, " \
+  "whose default the maker does not publish; 7 s, the value such drives " \
+  "commonly ship with (Linux RAID wiki, Timeout Mismatch)"
 #define TAIL_VALUES(limit, limit_src)                                    \
   { "retry-rate", "3", TAIL_RETRY_RATE },                               \
   { "retry-success", "500000", TAIL_RETRY_SUCCESS },                    \
@@ -278,6 +281,7 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "cache", "wb", WB_ATA },
   { "cache-size", "64M", BARRACUDA_MANUAL ": cache 64 MB" },
   { "cache-segments", "16", EST_SEGMENTS },
+  { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "
@@ -287,6 +291,7 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
+  TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
   { NULL },
 };
 
@@ -322,6 +327,7 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "cache-size", "256M", "HC310 data sheet: 256 MB buffer (as recalled, not "
     "re-read when the profile was written: verify)" },
   { "cache-segments", "32", EST_SEGMENTS },
+  { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "
@@ -332,6 +338,7 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "ncq-overhead", "0", "as a desktop drive's: " NCQ_OVERHEAD },
   { "ncq-lookahead", "14", "as st4000nm0033's (enterprise SATA): "
     NCQ_LOOKAHEAD },
+  TAIL_VALUES ("7s", TAIL_LIMIT_ENTERPRISE),
   { NULL },
 };
 
@@ -368,6 +375,7 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "cache", "wb", WB_ATA },
   { "cache-size", "128M", BC25_MANUAL ": cache 128 MB" },
   { "cache-segments", "16", EST_SEGMENTS },
+  { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", EST_READAHEAD },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "
@@ -378,6 +386,7 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
+  TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
   { NULL },
 };
 
@@ -424,6 +433,7 @@ static const struct hdd_profile_value exos2x18_values[] = {
   { "cache-size", "256M", EXOS2X18_DS ": 256 MB multisegmented cache (each "
     "arm a half)" },
   { "cache-segments", "32", EST_SEGMENTS },
+  { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "
@@ -437,6 +447,7 @@ static const struct hdd_profile_value exos2x18_values[] = {
     "on one arm 170 on the Exos X18: 152 against 170 per arm, a gain of "
     "12% from 8 to 16 commands; rpo over 9 gives 13% on the model (over "
     "all: 22%).  " NCQ_LOOKAHEAD },
+  TAIL_VALUES ("7s", TAIL_LIMIT_ENTERPRISE),
   { NULL },
 };
 
