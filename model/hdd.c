@@ -31,6 +31,7 @@
 #include "params.h"
 #include "rotation.h"
 #include "seek.h"
+#include "tail.h"
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
@@ -65,6 +66,10 @@ struct hdd {
   /* controller=disksim: DiskSim's disk controller serves instead. */
   struct dctl dc;
   struct dlay *dlay;            /* its bands (the scratch copy shares) */
+
+  /* Retries, the drive's own work, failing sectors (tail.h); the
+     scratch copy shares it and never uses it. */
+  struct tail tail;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
@@ -503,15 +508,77 @@ cached_sectors (const struct hdd *d, uint64_t t)
     + (d->mech_free > t ? d->cache.inflight : 0);
 }
 
-/* A request that needs the arm waits for the destage write under way. */
+/* A request that needs the arm waits for the destage write under way,
+ * and for the drive's own work (tail.h: a recalibration, idle work).
+ */
 static uint64_t
 arm_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
 {
+  uint64_t w;
+
   if (d->mech_free > t) {
     c->busy_ns += d->mech_free - t;
-    return d->mech_free;
+    t = d->mech_free;
   }
-  return t;
+  if (is_scratch (d))
+    return t;
+  w = tail_arm_free (&d->tail, t, max64 (d->tail.last_end, d->mech_free));
+  if (w > t) {                  /* the arm was the drive's until w */
+    c->busy_ns += w - t;
+    c->tail_ns += w - t;
+    d->mech_free = w;
+  }
+  return w;
+}
+
+/* ---- the tail's failing sectors (tail.h) ---- */
+
+/* Image sectors [first, first+n) have one moved to a spare: the arm
+ * goes there after the access (spares at the drive's end) and
+ * transfers it, from end; returns when it is done.
+ */
+static uint64_t
+spare_trip (struct hdd *d, uint64_t first, uint64_t n, bool write,
+            uint64_t end, struct hdd_cost *c)
+{
+  struct arm a = arm_of (d);
+  uint64_t spare = d->g->sectors - 1, t0 = end;
+
+  if (!tail_remapped (&d->tail, first, n))
+    return end;
+  end = mech_access (&d->mech, &a, write, end, spare, 1, c);
+  set_arm (d, &a, spare + 1);
+  c->tail_ns += end - t0;
+  d->mech_free = end;
+  return end;
+}
+
+/* The media read of image sectors [first, first+n) ended at end: its
+ * retries (whole revolutions: the platter is where it was), or its
+ * failure at the recovery limit, then any trip to a spare.  Returns
+ * the new end; *plain: none of it happened.
+ */
+static uint64_t
+read_tail (struct hdd *d, uint64_t first, uint64_t n, uint64_t end,
+           struct hdd_cost *c, bool *plain)
+{
+  struct tail_result r;
+  uint64_t e;
+
+  *plain = true;
+  if (is_scratch (d) || n == 0 || !tail_active (&d->tail))
+    return end;
+  tail_read (&d->tail, first, n, &r);
+  end += r.ns;
+  c->rot_ns += r.ns;
+  c->tail_ns += r.ns;
+  c->retries += r.retries;
+  c->pending += r.pending;
+  c->medium_error = c->medium_error || r.failed;
+  d->mech_free = end;
+  e = r.failed ? end : spare_trip (d, first, n, false, end, c);
+  *plain = !r.failed && e == end;
+  return e;
 }
 
 /* ---- fast-write (DiskSim's Fast write level 1 and 2) ----
@@ -614,8 +681,9 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
 {
   uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false), k;
-  uint64_t cost, end, done, lba = 0, n = 0;
+  uint64_t cost, end, done, lba = 0, n = 0, rot;
   struct bus_follow bus;
+  bool plain;
 
   t = fast_write_wait (d, t, c);
   cost = read_cached (d, sp, t, c);
@@ -635,15 +703,19 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   end = media (d, false, t + ov,
                (struct req_span) { sp.first + k, sp.n - k }, c, &lba, &n,
                &bus);
+  rot = c->rot_ns;
+  end = read_tail (d, sp.first + k, sp.n - k, end, c, &plain);
   done = max64 (end + iface_ns (d, 1), bus.done);
   c->xfer_ns += done - end;
   /* The cost is known: what the segment keeps only changes the state
-     an estimate throws away. */
-  if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)) {
+     an estimate throws away.  A read the tail failed, or sent to a
+     spare, keeps nothing. */
+  if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)
+      && plain) {
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
-                     n == sp.n - k ? c->rot_ns : 0, n == sp.n - k ? k : 0);
+                     n == sp.n - k ? rot : 0, n == sp.n - k ? k : 0);
   }
   return done - t0;
 }
@@ -660,6 +732,8 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   c->overhead_ns = ov;
   end = media (d, true, t + ov, sp, c, &lba, &n, d->p.write_bus
                ? &(struct bus_follow) { iface_ns (d, 1), t + ov } : NULL);
+  if (!is_scratch (d))
+    end = spare_trip (d, sp.first, sp.n, true, end, c);
   /* The data must have crossed the interface before it is written. */
   total = max64 (end - t, ov + iface_ns (d, sp.n));
   c->xfer_ns += total - (end - t);
@@ -766,6 +840,13 @@ static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
 {
+  /* A bad sector written goes to a spare (SMART's reallocation). */
+  if (!is_scratch (d) && tail_active (&d->tail)) {
+    struct tail_result tr;
+    tail_write (&d->tail, sp.first, sp.n, &tr);
+    c->reallocated += tr.reallocated;
+    c->pending += tr.pending;
+  }
   if (takes_fast_write (d, r, sp))
     return serve_fast_write (d, sp, t, c);
   if (takes_media_write (d, r, sp))
@@ -845,6 +926,8 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   background (d, t);
   total = serve_mech (d, r, t, &c);
   d->own_first = d->own_end = 0;
+  if (!is_scratch (d))
+    d->tail.last_end = max64 (d->tail.last_end, t + total);
   /* The request is over at t + total: what the cache holds then. */
   d->now = max64 (d->now, t + total);
   if (out)
@@ -974,6 +1057,8 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
     return -1;
+  if (tail_init (&d->tail, &d->p, d->image_sectors, seed, err, errlen) == -1)
+    return -1;
   if (disksim_ctlr (d)) {
     d->dlay = dlay_new (&d->p);
     if (!d->dlay) {
@@ -1033,6 +1118,7 @@ hdd_free (struct hdd *d)
       free (d->scratch);
     }
     cache_free (&d->cache);
+    tail_free (&d->tail);
     free (d->dlay);
     layout_free (d->lay);
     free (d);

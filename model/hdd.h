@@ -50,6 +50,14 @@ struct hdd_cost {
   uint64_t seek_cylinders;      /* distance of the initial seek */
   bool cache_hit;               /* served from (or into) the drive's cache
                                    without touching the media */
+  /* The tail (tail.h): what the drive's retries, its own work and its
+     failing sectors did to this request. */
+  uint64_t tail_ns;             /* of the parts above, the time they
+                                   added (the estimate never sees it) */
+  uint32_t retries;             /* revolutions retried */
+  bool medium_error;            /* a read failed: unrecoverable */
+  uint32_t reallocated;         /* sectors a write moved to spares */
+  int32_t pending;              /* change in sectors pending */
 };
 
 static inline uint64_t

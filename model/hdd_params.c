@@ -292,6 +292,43 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
        "commands the firmware's rule looks at, the oldest first (0 = all "
        "it holds)"),
+  /* The tail and failing sectors (tail.h; docs/model.md "The tail"). */
+  KEY ("legacy", PARAM_BOOL, FIELD(legacy), 0, 1, NULL,
+       "true: the drive as hddsim modelled it before issue 25: no read "
+       "retries, recalibration or idle work (bad-sectors=, lse-rate= still "
+       "apply)"),
+#define PPM(key, f, what)                                               \
+  KEY (key, PARAM_UINT, FIELD(tail.f), 0, 1000000, NULL, what)
+  PPM ("retry-rate", retry_rate, "media reads (per million) that need "
+       "read retries, each a whole revolution"),
+  PPM ("retry-success", retry_success, "per million: one retry revolution "
+       "reads the sector (the number of retries is geometric)"),
+  KEY ("recal-interval", PARAM_DURATION, FIELD(tail.recal_interval), 0,
+       HOUR * 24, NULL, "time between recalibrations (0 = none)"),
+  KEY ("recal-time", PARAM_DURATION, FIELD(tail.recal_time), 0, SEC, NULL,
+       "what one recalibration takes: a request that needs the arm waits "
+       "for its end"),
+  KEY ("idle-work-after", PARAM_DURATION, FIELD(tail.idle_after), 0,
+       HOUR * 24, NULL, "quiet time after which the drive starts its idle "
+       "work (0 = none)"),
+  KEY ("idle-work-step", PARAM_DURATION, FIELD(tail.idle_step), 0, SEC, NULL,
+       "one step of the idle work: the first request after the quiet time "
+       "waits for the step under way to end"),
+  KEY ("erc", PARAM_DURATION, FIELD(tail.erc), 0, HOUR, NULL,
+       "error recovery control (SCT ERC, TLER): the longest a read retries "
+       "a bad sector before it fails (off = the drive's recovery-limit)"),
+  KEY ("recovery-limit", PARAM_DURATION, FIELD(tail.recovery_limit), 0, HOUR,
+       NULL, "the drive's own limit on retrying a sector, with erc=off"),
+  PPM ("weak-success", weak_success, "per million: one retry revolution "
+       "reads a weak sector"),
+  KEY ("lse-rate", PARAM_UINT, FIELD(tail.lse_rate), 0, 1000000, NULL,
+       "bursts of latent sector errors per TB (10^12 bytes) of image, placed "
+       "from seed="),
+  KEY ("lse-burst", PARAM_UINT, FIELD(tail.lse_burst), 0, 1000000, NULL,
+       "mean sectors of a burst (geometric; 0 = 1)"),
+  PPM ("lse-weak", lse_weak, "per million of the generated sectors weak "
+       "(read after retries) rather than bad"),
+#undef PPM
   { .key = NULL },
 };
 #undef KEY
@@ -581,6 +618,24 @@ hdd_params_free (struct hdd_params *p)
 }
 
 static const char seek_table_key[] = "seek-table";
+static const char bad_sectors_key[] = "bad-sectors";
+
+/* bad-sectors=FILE: the file is read when the drive is built (tail.c),
+ * so that a replay of the same parameters reads it too.
+ */
+static int
+set_bad_file (struct hdd_params *p, const char *value, char *err,
+              size_t errlen)
+{
+  if (strlen (value) >= sizeof p->tail.bad_file) {
+    snprintf (err, errlen, "bad-sectors=%.64s...: a path of more than %d "
+              "bytes", value, BAD_FILE_MAX - 1);
+    return -1;
+  }
+  snprintf (p->tail.bad_file, sizeof p->tail.bad_file, "%s",
+            strcmp (value, "none") == 0 ? "" : value);
+  return 0;
+}
 
 /* The table's own copy of key (static), or NULL if unknown. */
 static const char *
@@ -595,6 +650,8 @@ static_key (const char *key)
   for (i = 0; i < sizeof table_keys / sizeof table_keys[0]; i++)
     if (strcmp (key, table_keys[i]) == 0)
       return table_keys[i];
+  if (strcmp (key, bad_sectors_key) == 0)
+    return bad_sectors_key;
   return strcmp (key, seek_table_key) == 0 ? seek_table_key : NULL;
 }
 
@@ -640,6 +697,10 @@ hdd_params_set (struct hdd_params *p, const char *key, const char *value,
     return set_table (p, TK_DEFECTS, key, value, err, errlen);
   if (strcmp (key, "readahead") == 0 && strcmp (value, "off") == 0)
     value = "0";
+  if (strcmp (key, "erc") == 0 && strcmp (value, "off") == 0)
+    value = "0";
+  if (strcmp (key, bad_sectors_key) == 0)
+    return set_bad_file (p, value, err, errlen);
   r = param_set (hdd_param_table, p, key, value, err, errlen);
   if (r == 0 && strcmp (key, "service") == 0)
     p->kind = KIND_FIXED;
@@ -671,6 +732,11 @@ hdd_params_print_help (FILE *fp)
   param_print_help_line (drive, "defects=ZONE:SECTOR>SPARE,...",
                          "defective sectors and their replacements, "
                          "zone-relative", fp);
+  param_print_help_line (drive, "bad-sectors=FILE",
+                         "bad (and weak) sectors of the image: a GNU "
+                         "ddrescue mapfile (its '-' blocks) or lines "
+                         "FIRST[-LAST|+COUNT] [bad|weak] of 512-byte "
+                         "sectors", fp);
 }
 
 uint64_t
@@ -707,6 +773,8 @@ hdd_params_print_values (const struct hdd_params *p, FILE *fp)
     fprintf (fp, "\n");
   }
   print_tables (p, fp);
+  if (p->tail.bad_file[0])
+    fprintf (fp, "bad-sectors=%s\n", p->tail.bad_file);
 }
 
 /* What DiskSim's controller (dctl.h) needs of the rest: DiskSim's
@@ -729,6 +797,11 @@ check_disksim (const struct hdd_params *p, char *err, size_t errlen)
   if (p->cache == CACHE_WB || p->cache_segments + 1 > 64) {
     snprintf (err, errlen, "controller=disksim: needs cache=wt or off and "
               "at most 63 cache-segments= (DiskSim's buffer)");
+    return -1;
+  }
+  if (p->tail.bad_file[0] || p->tail.lse_rate > 0) {
+    snprintf (err, errlen, "controller=disksim: bad-sectors= and lse-rate= "
+              "are not modelled by DiskSim's controller");
     return -1;
   }
   for (i = 0; i < p->ndefects; i++)

@@ -129,6 +129,37 @@ struct defect_spec {
   uint64_t at, to;
 };
 
+/* ---- the tail and failing sectors (tail.c, badmap.c) ---- */
+
+#define BAD_FILE_MAX 1024
+
+/* The drive's own work and its read retries (issue 25's tail), and the
+ * sectors that fail (bad-sectors=, lse-*=, erc=): one retry model, in
+ * tail.c.  All 0 (off) by default; the built-in profiles set the
+ * tail's rates, a DiskSim import never does.
+ */
+struct tail_params {
+  uint64_t retry_rate;          /* media reads needing a retry, per
+                                   million */
+  uint64_t retry_success;       /* per million: a retry revolution reads
+                                   the sector */
+  uint64_t recal_interval;      /* ns between recalibrations; 0: none */
+  uint64_t recal_time;          /* ns one takes (a request waits) */
+  uint64_t idle_after;          /* ns of quiet before idle work; 0: none */
+  uint64_t idle_step;           /* ns of one step of it (a request that
+                                   comes waits for the step to end) */
+  uint64_t erc;                 /* ns, SCT error recovery control; 0: off
+                                   (recovery-limit) */
+  uint64_t recovery_limit;      /* ns the drive retries a sector by itself */
+  uint64_t weak_success;        /* per million: a retry of a weak sector
+                                   reads it */
+  char bad_file[BAD_FILE_MAX];  /* bad-sectors=: "" none */
+  uint64_t lse_rate;            /* bursts of latent errors per TB (10^12
+                                   bytes) of image, drawn from seed= */
+  uint64_t lse_burst;           /* sectors of a burst, the mean */
+  uint64_t lse_weak;            /* per million of them weak, not bad */
+};
+
 struct hdd_params {
   char profile[PROFILE_NAME_MAX];
   char description[PROFILE_NAME_MAX];
@@ -263,6 +294,12 @@ struct hdd_params {
    * drive without queueing, as every drive before NCQ.
    */
   struct hdd_queue queue;
+
+  /* legacy=true: the drive as hddsim modelled it before issue 25 (no
+   * tail, and h-cache's write cache and media cache rules off).
+   */
+  bool legacy;
+  struct tail_params tail;
 };
 
 /* ---- hdd_params.c ---- */

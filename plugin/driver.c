@@ -424,6 +424,21 @@ then_sync (driver_sync_fn sync, void *arg, int status, int *err)
   return status;
 }
 
+/* How f ended: a read the drive could not recover (bad-sectors=) fails
+ * with EIO, whatever the image's I/O gave, as a drive's MEDIUM ERROR
+ * reaches a host through NBD (EIO is all NBD carries).
+ */
+static enum req_outcome
+outcome_of (const struct flight *f, struct reply *reply)
+{
+  if (f->req.cost.medium_error) {
+    reply->status = -1;
+    reply->err = EIO;
+    return OUTCOME_MEDIUM_ERROR;
+  }
+  return reply->status == 0 ? OUTCOME_OK : OUTCOME_IO_ERROR;
+}
+
 /* Serve one request: queue it, do its data I/O (now, or with
  * powercut= as it is served), wait for its modeled completion and
  * retire it.  Its flight is freed, or left to the engine.
@@ -472,8 +487,7 @@ serve (const struct io *io, uint32_t conn, struct handback *hb,
   }
   if (waited != 0)
     return give_up (f, waited);
-  if (retire (f, delivered, reply.status == 0
-              ? OUTCOME_OK : OUTCOME_IO_ERROR) == -1)
+  if (retire (f, delivered, outcome_of (f, &reply)) == -1)
     return (struct reply) { .status = -1, .err = EIO };
   flight_free (f);
   return reply;

@@ -164,8 +164,9 @@ recorder_push (const struct req *r, bool served, int64_t late_ns,
   struct trace_record record, *t = &record;
 
   /* The lateness is written only for a delivered request. */
-  trace_record_of (t, r, outcome == OUTCOME_OK ? late_ns : TRACE_LATE_NONE,
-                   outcome);
+  trace_record_of (t, r, outcome == OUTCOME_OK
+                   || outcome == OUTCOME_MEDIUM_ERROR
+                   ? late_ns : TRACE_LATE_NONE, outcome);
   t->unserved = !served;
 
   pthread_mutex_lock (&rec.lock);

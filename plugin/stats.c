@@ -42,6 +42,12 @@ struct stats {
   struct counter *conn;         /* indexed by connection id */
   uint32_t nconn;
   uint64_t errors, aborted;
+  /* The drive's failing sectors (tail.h), as SMART counts them. */
+  uint64_t medium_errors;       /* reads failed: SMART 187, Reported
+                                   Uncorrectable */
+  uint64_t reallocated;         /* SMART 5, Reallocated Sectors */
+  int64_t pending;              /* SMART 197, Current Pending Sectors */
+  uint64_t retries;             /* revolutions of read retries */
   uint64_t early;               /* delivered before the modeled completion:
                                    must stay 0 */
   uint64_t seeks, cache_hits;
@@ -107,6 +113,10 @@ stats_record (struct stats *s, const struct trace_record *r)
     return;
   if (r->outcome == OUTCOME_IO_ERROR)
     s->errors++;
+  s->medium_errors += r->outcome == OUTCOME_MEDIUM_ERROR;
+  s->reallocated += r->cost.reallocated;
+  s->pending += r->cost.pending;
+  s->retries += r->cost.retries;
   count (&s->op[r->io.op], r);
   c = conn_counter (s, r->conn);
   if (c)
@@ -118,9 +128,11 @@ stats_record (struct stats *s, const struct trace_record *r)
   if (r->queue_len > s->queue_len_max)
     s->queue_len_max = r->queue_len;
   latency_hist_add (&s->response, r->done - r->arrival);
-  if (r->outcome == OUTCOME_OK && r->late_ns < 0)
+  if (r->late_ns == TRACE_LATE_NONE)
+    return;
+  if (r->late_ns < 0)
     s->early++;
-  else if (r->outcome == OUTCOME_OK)
+  else
     latency_hist_add (&s->lateness, (uint64_t) r->late_ns);
 }
 
@@ -187,6 +199,10 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
            s->busy_ns / 1e9 / secs,
            s->seeks, s->cache_hits,
            total ? (double) s->queue_len_sum / total : 0.0, s->queue_len_max);
+  fprintf (fp, "  \"drive\": {\"uncorrectable\": %" PRIu64
+           ", \"reallocated\": %" PRIu64 ", \"pending\": %" PRId64
+           ", \"retry_revolutions\": %" PRIu64 "},\n",
+           s->medium_errors, s->reallocated, s->pending, s->retries);
   write_hist (fp, "lateness", &s->lateness);
   write_hist (fp, "response", &s->response);
   fputs ("  \"ops\": {", fp);

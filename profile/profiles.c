@@ -47,6 +47,33 @@
   "Seagate (32 threads of random reads, OS queue off: 'comparable' to " \
   "the host elevator's 'about 50%')"
 
+/* The tail (model/tail.h; docs/model.md "The tail"). */
+#define TAIL_RETRY_RATE "upper bound from a published rate: Seagate " \
+  "Barracuda 9 product manual rev. C, section 5.0, recovered data less " \
+  "than 10 errors in 10^11 bits read (with retries and ECC), at most 3.3 " \
+  "per million 4 KiB reads; no manual of this drive found giving its own"
+#define TAIL_RETRY_SUCCESS "estimate: no manufacturer publishes how many " \
+  "revolutions a recovered read takes; one retry in two succeeds (mean " \
+  "2 revolutions)"
+#define TAIL_RECAL "Fujitsu MPG3153AH manual (C141-E112-01EN) 4.5.2-4.5.3: " \
+  "self-calibration about every 30 minutes, a command waiting at most " \
+  "about 100 ms for it; Seagate publishes none: another maker's desktop " \
+  "drive of the era, an estimate for this one"
+#define TAIL_IDLE "the same Fujitsu manual: self-calibration when no host " \
+  "command has come for 15 seconds, the first command waiting at most " \
+  "about 100 ms; an estimate for this drive"
+#define TAIL_LIMIT_DESKTOP "estimate: desktop drives publish no recovery " \
+  "limit and have no SCT ERC set; the Linux RAID wiki (Timeout Mismatch): " \
+  "'over two minutes'"
+#define TAIL_VALUES(limit, limit_src)                                    \
+  { "retry-rate", "3", TAIL_RETRY_RATE },                               \
+  { "retry-success", "500000", TAIL_RETRY_SUCCESS },                    \
+  { "recal-interval", "1800s", TAIL_RECAL },                            \
+  { "recal-time", "100ms", TAIL_RECAL },                                \
+  { "idle-work-after", "15s", TAIL_IDLE },                              \
+  { "idle-work-step", "100ms", TAIL_IDLE },                             \
+  { "recovery-limit", limit, limit_src }
+
 static const struct hdd_profile_value st340014a_values[] = {
   { "capacity", "40000000000",
     "78,125,000 LBAs: Linux libata boot log of an ST340014A (fw 3.16)" },
@@ -86,6 +113,7 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
+  TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
   { NULL },
 };
 
@@ -129,6 +157,7 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
     "(Wikipedia, IOPS); Seagate's Exos X18 datasheet (as quoted by golem.de) "
     "gives 170 IOPS at 4K QD16, ~2x the ~86 at QD1 that its class's seek "
     "and latency give (WD Ultrastar DC HC310 spec: 7.4 + 4.16 ms)" },
+  TAIL_VALUES ("7s", "estimate: an enterprise drive with SCT ERC, whose default Seagate does not publish; 7 s, the value such drives commonly ship with (Linux RAID wiki, Timeout Mismatch)"),
   { NULL },
 };
 
@@ -164,6 +193,7 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
+  TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
   { NULL },
 };
 

@@ -395,6 +395,11 @@ cost_add (struct hdd_cost *sum, const struct hdd_cost *c)
   sum->xfer_ns += c->xfer_ns;
   sum->seek_cylinders += c->seek_cylinders;
   sum->cache_hit = sum->cache_hit && c->cache_hit;
+  sum->tail_ns += c->tail_ns;
+  sum->retries += c->retries;
+  sum->medium_error = sum->medium_error || c->medium_error;
+  sum->reallocated += c->reallocated;
+  sum->pending += c->pending;
 }
 
 /* Command c of a split request r is on the actuator: r starts with

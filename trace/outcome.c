@@ -7,4 +7,5 @@ const char *const trace_outcome_names[OUTCOME_COUNT] = {
   [OUTCOME_IO_ERROR] = "error",
   [OUTCOME_ABORTED] = "aborted",
   [OUTCOME_POWERCUT] = "powercut",
+  [OUTCOME_MEDIUM_ERROR] = "medium-error",
 };

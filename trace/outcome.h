@@ -9,6 +9,8 @@ enum req_outcome {
   OUTCOME_IO_ERROR,             /* the image I/O failed */
   OUTCOME_ABORTED,              /* server shut down or client went away */
   OUTCOME_POWERCUT,             /* failed (EIO) by a power cut (powercut=) */
+  OUTCOME_MEDIUM_ERROR,         /* a read the drive could not recover
+                                   (bad-sectors=; EIO) */
   OUTCOME_COUNT
 };
 

@@ -861,8 +861,12 @@ START_TEST (test_estimate_gives_back_dirty)
     ck_assert_uint_eq (hdd_dirty_bytes (d), dirty);
     ck_assert_uint_eq (hdd_estimate (d, &io, t, NULL), e);
     s = hdd_serve (d, &io, t, &cs);
-    ck_assert_uint_eq (e, s);
-    ck_assert_int_eq (memcmp (&ce, &cs, sizeof cs), 0);
+    /* Unless the tail changed it (tail.h: the drive's own work and its
+       retries, which no drive foresees). */
+    if (cs.tail_ns == 0) {
+      ck_assert_uint_eq (e, s);
+      ck_assert_int_eq (memcmp (&ce, &cs, sizeof cs), 0);
+    }
     t += s + (rnd () % 4 == 0 ? rnd () % (5 * MS) : 0);
   }
   hdd_free (d);

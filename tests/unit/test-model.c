@@ -543,9 +543,13 @@ START_TEST (test_estimate_is_serve)
       e = hdd_estimate (d, &io, t, &ce);
       e2 = hdd_estimate (d, &io, t, &ce2);
       s = hdd_serve (d, &io, t, &cs);
-      ck_assert_uint_eq (e, s);
-      ck_assert_uint_eq (e2, s);
-      ck_assert_int_eq (memcmp (&ce, &cs, sizeof cs), 0);
+      /* Unless the tail changed it (tail.h: the drive's own work and
+         its retries, which no drive foresees). */
+      ck_assert_uint_eq (e2, e);
+      if (cs.tail_ns == 0) {
+        ck_assert_uint_eq (e, s);
+        ck_assert_int_eq (memcmp (&ce, &cs, sizeof cs), 0);
+      }
       t += s + (rnd () % 3 == 0 ? rnd () % (20 * MS) : 0);
     }
     hdd_free (d);

@@ -33,7 +33,8 @@ write_row (struct replay *rp, const struct req *r)
 
   if (OUT_BUF - rp->oused < TRACE_LINE_MAX)
     flush_rows (rp);
-  trace_record_of (&t, r, TRACE_LATE_NONE, OUTCOME_OK);
+  trace_record_of (&t, r, TRACE_LATE_NONE, r->cost.medium_error
+                   ? OUTCOME_MEDIUM_ERROR : OUTCOME_OK);
   rp->oused += trace_format_line (rp->obuf + rp->oused, &t);
 }
 
