@@ -52,8 +52,13 @@ struct hdd_cost {
                                    without touching the media */
   /* The tail (tail.h): what the drive's retries, its own work and its
      failing sectors did to this request. */
-  uint64_t tail_ns;             /* of the parts above, the time they
-                                   added (the estimate never sees it) */
+  uint64_t tail_ns;             /* of the parts above, what the tail
+                                   added: waits for the drive's own work
+                                   (in busy_ns), retry revolutions and a
+                                   failure's limit (in rot_ns), a trip to
+                                   a spare; hdd_estimate sees none of it
+                                   (and after a wait the access itself
+                                   may differ from the estimate's) */
   uint32_t retries;             /* revolutions retried */
   bool medium_error;            /* a read failed: unrecoverable */
   uint32_t reallocated;         /* sectors a write moved to spares */

@@ -40,6 +40,8 @@
 #define MILLION UINT64_C(1000000)
 #define TB UINT64_C(1000000000000)
 #define SECTOR_BYTES 512
+/* The most bursts lse-rate= may draw: each is a few ranges to keep. */
+#define BURSTS_MAX UINT64_C(1000000)
 
 /* Salts keep the draws of one purpose apart from another's. */
 enum { SALT_RECAL = 1, SALT_SOFT, SALT_SOFT_RETRY, SALT_WEAK, SALT_LSE };
@@ -96,7 +98,8 @@ check (const struct tail_params *p, char *err, size_t errlen)
  * length here is geometric with mean lse-burst=.
  */
 static int
-draw_bursts (struct tail *tl, uint64_t image_sectors)
+draw_bursts (struct tail *tl, uint64_t image_sectors, char *err,
+             size_t errlen)
 {
   const struct tail_params *p = &tl->p;
   unsigned __int128 x = (unsigned __int128) p->lse_rate * image_sectors
@@ -108,6 +111,12 @@ draw_bursts (struct tail *tl, uint64_t image_sectors)
   if (draw (tl->seed, SALT_LSE, UINT64_MAX, 0)
       < (uint64_t) (x % TB / (TB / MILLION)))
     bursts++;
+  if (bursts > BURSTS_MAX) {
+    snprintf (err, errlen, "lse-rate=%" PRIu64 ": %" PRIu64 " bursts on "
+              "this image, more than %" PRIu64, p->lse_rate, bursts,
+              BURSTS_MAX);
+    return -1;
+  }
   for (i = 0; i < bursts && image_sectors > 0; i++) {
     uint64_t at = splitmix64 (tl->seed ^ splitmix64 (SALT_LSE + i))
       % image_sectors, n = 1, s;
@@ -116,8 +125,10 @@ draw_bursts (struct tail *tl, uint64_t image_sectors)
       n++;
     for (s = at; s < at + n; s++)
       if (badmap_add (&tl->bad, s, 1,
-                      draw (tl->seed, SALT_WEAK, s, 0) < p->lse_weak) == -1)
+                      draw (tl->seed, SALT_WEAK, s, 0) < p->lse_weak) == -1) {
+        snprintf (err, errlen, "lse-rate=: out of memory");
         return -1;
+      }
   }
   return 0;
 }
@@ -148,10 +159,9 @@ tail_init (struct tail *tl, const struct hdd_params *hp,
   if (tl->p.bad_file[0]
       && badmap_load (&tl->bad, tl->p.bad_file, err, errlen) == -1)
     return -1;
-  if (tl->p.lse_rate > 0 && draw_bursts (tl, image_sectors) == -1) {
-    snprintf (err, errlen, "lse-rate=: out of memory");
+  if (tl->p.lse_rate > 0
+      && draw_bursts (tl, image_sectors, err, errlen) == -1)
     return -1;
-  }
   return 0;
 }
 

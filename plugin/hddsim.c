@@ -111,8 +111,10 @@ profile_value (const struct hdd_profile *p, const char *key, const char *def)
  * hddsim_max_transfer_NAME=SIZE (its default, 0: unlimited), which
  * nbd-max-block=auto would advertise, and one
  * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
- * opt in with max-transfer=SIZE, and one hddsim_ncq_depth_NAME=N, the
- * commands its drive queues (1: none).
+ * opt in with max-transfer=SIZE, one hddsim_ncq_depth_NAME=N, the
+ * commands its drive queues (1: none), and one
+ * hddsim_recovery_limit_NAME=DURATION, how long its drive retries a bad
+ * sector with erc=off (0: no limit given).
  */
 static void
 dump_profiles (void)
@@ -128,6 +130,8 @@ dump_profiles (void)
             hdd_profile_list[i]->max_transfer_real);
     printf ("hddsim_ncq_depth_%s=%s\n", hdd_profile_list[i]->name,
             profile_value (hdd_profile_list[i], "ncq-depth", "1"));
+    printf ("hddsim_recovery_limit_%s=%s\n", hdd_profile_list[i]->name,
+            profile_value (hdd_profile_list[i], "recovery-limit", "0"));
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

@@ -23,6 +23,7 @@
 #include "test-model-util.h"
 #include "test-sched-driver.h"
 #include "../../model/badmap.h"
+#include "../../model/tail.h"
 
 #define BASE_KV                                                         \
   "rpm", "6000", "zones", "1", "sectors-outer", "100",                  \
@@ -371,6 +372,42 @@ START_TEST (test_queued_behind_recovery)
 }
 END_TEST
 
+/* lse-rate=: bursts per TB of image.  390,625 sectors (200,000,000
+ * bytes) at 5,000 per TB is exactly one burst; at 10,000, two; with
+ * lse-burst=1 each is one sector.  20 TB at 1,000,000 per TB would be
+ * 20,000,000 bursts: refused.
+ */
+START_TEST (test_lse_bursts)
+{
+  const char *one[] = { "lse-rate", "5000", "lse-burst", "1", "erc", "7s",
+                        NULL };
+  const char *two[] = { "lse-rate", "10000", "lse-burst", "1", "erc", "7s",
+                        NULL };
+  const char *many[] = { "lse-rate", "1000000", "erc", "7s", NULL };
+  struct hdd_params *p;
+  struct tail tl;
+  char err[HDD_ERRLEN];
+
+  p = params ("st340014a", one);
+  ck_assert_int_eq (tail_init (&tl, p, 390625, 1, err, sizeof err), 0);
+  ck_assert_uint_eq (badmap_sectors (&tl.bad), 1);
+  tail_free (&tl);
+  hdd_params_free (p);
+  p = params ("st340014a", two);
+  ck_assert_int_eq (tail_init (&tl, p, 390625, 1, err, sizeof err), 0);
+  ck_assert_uint_eq (badmap_sectors (&tl.bad), 2);
+  tail_free (&tl);
+  hdd_params_free (p);
+  p = params ("st340014a", many);
+  ck_assert_int_eq (tail_init (&tl, p, 20 * (UINT64_C(1000000000000) / 512),
+                               1, err, sizeof err), -1);
+  ck_assert_msg (strstr (err, "lse-rate=1000000: 20000000 bursts"), "%s",
+                 err);
+  tail_free (&tl);
+  hdd_params_free (p);
+}
+END_TEST
+
 /* ---- the bad-sector file ---- */
 
 static int
@@ -528,6 +565,7 @@ tail_suite (void)
   tcase_add_test (tc, test_recalibration);
   tcase_add_test (tc, test_legacy);
   tcase_add_test (tc, test_queued_behind_recovery);
+  tcase_add_test (tc, test_lse_bursts);
   tcase_add_test (tc, test_mapfile_manual_example);
   tcase_add_test (tc, test_mapfile_old_and_numbers);
   tcase_add_test (tc, test_mapfile_errors);

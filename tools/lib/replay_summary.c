@@ -27,6 +27,9 @@ struct replay_summary {
   struct op_stats op[IO_OP_COUNT + 1];
   uint64_t first_arrival, last_done, busy;
   bool any;
+  /* The drive's failing sectors (model/tail.h), as SMART counts them. */
+  uint64_t uncorrectable, reallocated, retries;
+  int64_t pending;
 };
 
 static size_t
@@ -137,6 +140,10 @@ replay_summary_add (struct replay_summary *s, const struct req *r,
     s->last_done = r->done;
   s->any = true;
   s->busy += r->done - r->start;
+  s->uncorrectable += r->cost.medium_error;
+  s->reallocated += r->cost.reallocated;
+  s->pending += r->cost.pending;
+  s->retries += r->cost.retries;
   if (op_add (s, &s->op[r->io.op], r, wanted) == -1)
     return -1;
   return op_add (s, &s->op[IO_OP_COUNT], r, wanted);
@@ -198,5 +205,10 @@ replay_summary_print (const struct replay_summary *s, FILE *fp)
   fprintf (fp, "span_s=%.6f busy_s=%.6f utilisation=%.4f\n", span_s,
            (double) s->busy / 1e9,
            span > 0 ? (double) s->busy / (double) span : 0.0);
+  /* Only when the tail did something: outputs stay as they were. */
+  if (s->uncorrectable || s->reallocated || s->pending || s->retries)
+    fprintf (fp, "uncorrectable=%" PRIu64 " reallocated=%" PRIu64
+             " pending=%" PRId64 " retry_revolutions=%" PRIu64 "\n",
+             s->uncorrectable, s->reallocated, s->pending, s->retries);
   return ferror (fp) ? -1 : 0;
 }
