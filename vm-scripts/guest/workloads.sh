@@ -421,7 +421,7 @@ wl_fsync_fg() {
 blk_start() {
     mount -t debugfs none /sys/kernel/debug 2>/dev/null
     mkdir -p "$RES/blktrace"
-    blktrace -d "$DEV" -D "$RES/blktrace" -o vda > "$RES/blktrace.log" 2>&1 &
+    blktrace -d "$DEV" -D "$RES/blktrace" -o "${DEV##*/}" > "$RES/blktrace.log" 2>&1 &
     BLKPID=$!
     sleep 1
     kill -0 "$BLKPID" 2>/dev/null || { say "blktrace failed: $(cat "$RES/blktrace.log")"; BLKPID=; }
@@ -500,6 +500,69 @@ wl_raid_rebuild() {
         metric "${ph}_read_lat_mean_ms" "$(fget "$f" jobs.0.read.lat_ns.mean 1000000)" ms
         metric "${ph}_read_lat_p99_ms" "$(fget "$f" jobs.0.read.clat_ns.percentile.99.000000 1000000)" ms
     done
+    return 0
+}
+
+# --- bad-read: one read over a failing drive's sectors -------------------------
+# Reads count= sectors (512 B) from the first drive's sector lba= with
+# O_DIRECT, once, and once more after settle= seconds: the time until the
+# application saw the result, and the result.  On --raid 1 the read goes
+# through /dev/md0 (the first member's sector, less md's data offset),
+# the other members write-mostly so that md reads the first one; after
+# the read, each member's md state.  The kernel's log (dmesg.txt) holds
+# the command timer, the resets and md's actions, with the guest's times.
+br_fail() { say "bad-read: $*"; echo "bad-read: $*" >> "$RES/error.txt"; }
+
+# br_read NAME SECTOR: one direct read; metrics NAME_s and NAME_ok
+br_read() {
+    _t0=$(uptime_s)
+    say "bad-read: $1: dd skip=$2 count=$COUNT from $DEV"
+    dd if="$DEV" of=/dev/null bs=512 skip="$2" count="$COUNT" iflag=direct 2> "$RES/$1.err"
+    _rc=$?
+    _t1=$(uptime_s)
+    say "bad-read: $1: rc=$_rc after $(echo "$_t1 $_t0" | awk '{ printf "%.3f", $1 - $2 }') s: $(tail -n1 "$RES/$1.err")"
+    metric "${1}_s" "$(echo "$_t1 $_t0" | awk '{ printf "%.3f", $1 - $2 }')" s
+    metric "${1}_ok" "$([ $_rc = 0 ] && echo 1 || echo 0)" ""
+}
+
+# br_md_state: each member's md state, the corrected read errors, degraded
+br_md_state() {
+    md=/sys/block/md0/md
+    faulty=0 corrected=0
+    for d in $MEMBERS; do
+        st=$(cat "$md/dev-$d/state" 2>/dev/null || echo removed)
+        er=$(cat "$md/dev-$d/errors" 2>/dev/null || echo 0)
+        say "bad-read: md member $d: state $st, corrected read errors $er"
+        echo "$d $st $er" >> "$RES/md-members.txt"
+        case $st in *faulty*|removed) faulty=$((faulty + 1)) ;; esac
+        corrected=$((corrected + er))
+    done
+    metric md_faulty_members "$faulty" ""
+    metric md_corrected_read_errors "$corrected" ""
+    metric md_degraded "$(cat "$md/degraded")" ""
+    cat /proc/mdstat > "$RES/mdstat-after.txt"
+}
+
+wl_bad_read() {
+    lba=$(opt lba 1000000) COUNT=$(opt count 8)
+    case $lba$COUNT in *[!0-9]*) br_fail "lba= and count= are sector numbers"; return 1 ;; esac
+    sector=$lba
+    if [ -n "$RAID" ]; then
+        md=/sys/block/md0/md
+        first=${MEMBERS%% *}
+        off=$(cat "$md/dev-$first/offset") || { br_fail "no data offset for $first"; return 1; }
+        [ "$lba" -ge "$off" ] || { br_fail "lba=$lba is in md's metadata (data offset $off)"; return 1; }
+        sector=$((lba - off))
+        for d in $MEMBERS; do
+            [ "$d" = "$first" ] && continue
+            echo writemostly > "$md/dev-$d/state" || { br_fail "cannot make $d write-mostly"; return 1; }
+        done
+        say "bad-read: md data offset $off sectors; $first is read, the others write-mostly"
+    fi
+    br_read bad_read "$sector"
+    sleep "$(opt settle 5)"
+    [ -z "$RAID" ] || br_md_state
+    br_read bad_reread "$sector"
     return 0
 }
 

@@ -92,10 +92,28 @@ qemu_args() {
         -append "console=ttyS0 panic=-1 mitigations=off $append")
 }
 
-# qemu_nbd_drive SOCK [RAW_OPTS]: a -drive value: a virtio disk on the NBD
+# qemu_disk_controller BUS: the controller the disks of BUS hang on
+# (virtio-blk needs none), in QEMU_ARGS
+qemu_disk_controller() {
+    case $1 in
+        virtio-scsi) QEMU_ARGS+=(-device virtio-scsi-pci,id=scsi0) ;;
+        ahci) QEMU_ARGS+=(-device ahci,id=ahci0) ;;
+    esac
+}
+
+# qemu_nbd_disk BUS I SOCK [RAW_OPTS]: disk I (from 0) on BUS, the NBD
 # export at the unix socket SOCK, format raw (with RAW_OPTS, e.g.
-# offset=N,size=N), no host cache
-qemu_nbd_drive() { echo "file=nbd+unix:///?socket=$1,format=raw${2:+,$2},if=virtio,cache=none"; }
+# offset=N,size=N), no host cache, in QEMU_ARGS.  SCSI id I and AHCI
+# port I keep the guest's sda, sdb, ... in the drives' order.
+qemu_nbd_disk() {
+    local bus=$1 i=$2 file="file=nbd+unix:///?socket=$3,format=raw${4:+,$4}"
+    case $bus in
+        virtio) QEMU_ARGS+=(-drive "$file,if=virtio,cache=none") ;;
+        virtio-scsi) QEMU_ARGS+=(-drive "$file,if=none,cache=none,id=disk$i"
+                                 -device "scsi-hd,drive=disk$i,bus=scsi0.0,scsi-id=$i,lun=0") ;;
+        ahci) QEMU_ARGS+=(-drive "$file,if=none,cache=none,id=disk$i" -device "ide-hd,drive=disk$i,bus=ahci0.$i") ;;
+    esac
+}
 
 # qemu_start LOG: starts `$QEMU QEMU_ARGS...` in the background, its
 # output in LOG and its command line in LOG's .cmd (qemu.log: qemu.cmd);
