@@ -31,6 +31,7 @@
 #include "params.h"
 #include "rotation.h"
 #include "seek.h"
+#include "smr.h"
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
@@ -55,6 +56,7 @@ struct hdd {
      data, fw_n its sectors. */
   uint64_t fw_end, fw_tail, fw_n;
   struct cache cache;
+  struct smr smr;               /* DM-SMR (smr.h); off unless smr=1 */
   /* Media writes go to media_fn (NULL: nobody asked; always NULL in
      the scratch copy).  own_first, own_end: the image sectors the
      request being served has put in the write cache so far. */
@@ -315,15 +317,40 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
   a0 = a;
   t0 = t;
-  t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
-  report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
-  set_arm (d, &a, piece.lba + piece.n);
+  if (d->smr.on) {
+    uint64_t head;
+    t = smr_write (&d->smr, &d->mech, &a, t, piece.lba, piece.n, c, &head);
+    report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
+    set_arm (d, &a, head);
+  }
+  else {
+    t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
+    report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
+    set_arm (d, &a, piece.lba + piece.n);
+  }
   d->cache.inflight = piece.n;
   cache_mark_clean (&d->cache, piece.lba, piece.n);
   return t;
 }
 
-/* The background work up to t: finish the read-ahead, then destage. */
+/* DM-SMR cleaning while the drive is idle (smr.h), up to t. */
+static void
+smr_background (struct hdd *d, uint64_t t)
+{
+  uint64_t from = max64 (d->mech_free, smr_idle_from (&d->smr));
+  uint64_t head = d->head_lba, end;
+  struct arm a = arm_of (d);
+
+  if (from >= t)
+    return;
+  end = smr_idle (&d->smr, &d->mech, &a, from, t, &head);
+  set_arm (d, &a, head);
+  d->mech_free = end;
+}
+
+/* The background work up to t: finish the read-ahead, then destage,
+ * then (DM-SMR) clean.
+ */
 static void
 background (struct hdd *d, uint64_t t)
 {
@@ -348,6 +375,8 @@ background (struct hdd *d, uint64_t t)
     s = destage_one (d, s, NULL);
     d->mech_free = s;
   }
+  if (d->smr.on && !cache_has_dirty (&d->cache))
+    smr_background (d, t);
 }
 
 void
@@ -391,13 +420,17 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     struct bus_follow bus0 = bus ? *bus : (struct bus_follow) { 0 };
     uint64_t t0 = t;
 
-    if (bus)
+    uint64_t head = lba + n;
+
+    if (write && d->smr.on)
+      t = smr_write (&d->smr, &d->mech, &a, t, lba, n, c, &head);
+    else if (bus)
       t = mech_walk_bus (&d->mech, &a, write, t, lba, n, c, bus);
     else
       t = mech_access (&d->mech, &a, write, t, lba, n, c);
     if (write)
       report_walk (d, t0, &a0, bus ? &bus0 : NULL, lba, n, t, true);
-    set_arm (d, &a, lba + n);
+    set_arm (d, &a, head);
     if (write)
       cache_write_done (&d->cache, lba, n);
     if (write && d->p.cache == CACHE_WB)
@@ -609,6 +642,31 @@ bus_overhead_ns (const struct hdd *d, uint64_t miss_ov, uint64_t k)
   return k > 0 ? cmd_overhead_ns (d, false, true) : miss_ov;
 }
 
+/* A read some of whose data is staged in the SMR persistent cache:
+ * its fragments from there, the rest from the bands (smr_read); its
+ * sectors cross the interface once read (the read segments are left
+ * alone: the drive reassembles the data).
+ */
+static uint64_t
+serve_smr_read (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
+                struct hdd_cost *c)
+{
+  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false), end, done;
+  uint64_t head = d->head_lba;
+  struct arm a;
+
+  t = arm_wait (d, t, c);
+  stream_stop (d, t);
+  a = arm_of (d);
+  c->overhead_ns = ov;
+  end = smr_read (&d->smr, &d->mech, &a, t + ov, lba, n, c, &head);
+  set_arm (d, &a, head);
+  d->mech_free = end;
+  done = max64 (end + iface_ns (d, 1), t + ov + iface_ns (d, n));
+  c->xfer_ns += done - end;
+  return done - t0;
+}
+
 static uint64_t
 serve_read (struct hdd *d, struct req_span sp, uint64_t t,
             struct hdd_cost *c)
@@ -621,6 +679,9 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   cost = read_cached (d, sp, t, c);
   if (cost != NEVER)
     return cost + (t - t0);
+  if (d->smr.on && single_extent (d, sp, &lba)
+      && smr_read_staged (&d->smr, lba, sp.n))
+    return serve_smr_read (d, lba, sp.n, t, c) + (t - t0);
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   /* A partial hit: the cached sectors go over the interface first,
@@ -762,10 +823,25 @@ takes_media_write (const struct hdd *d, const struct io *r,
   return d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors;
 }
 
+/* DM-SMR: where the command's data will go is the command's (smr.h). */
+static void
+smr_arrive (struct hdd *d, struct req_span sp)
+{
+  uint64_t s = sp.first, end = sp.first + sp.n;
+
+  while (s < end) {
+    uint64_t n = min64 (end - s, contiguous_from (d, s));
+    smr_classify (&d->smr, image_to_lba (d, s), n);
+    s += n;
+  }
+}
+
 static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
 {
+  if (d->smr.on)
+    smr_arrive (d, sp);
   if (takes_fast_write (d, r, sp))
     return serve_fast_write (d, sp, t, c);
   if (takes_media_write (d, r, sp))
@@ -847,6 +923,7 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   d->own_first = d->own_end = 0;
   /* The request is over at t + total: what the cache holds then. */
   d->now = max64 (d->now, t + total);
+  d->smr.last_host = max64 (d->smr.last_host, t + total);
   if (out)
     *out = c;
   return total;
@@ -877,7 +954,9 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   s->dc.media_fn = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
+  smr_lend (&s->smr, &d->smr);
   cost = hdd_serve (s, r, t, out);
+  smr_return (&s->smr);
   cache_return (&s->cache);
   return cost;
 }
@@ -974,6 +1053,8 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
   };
   if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
     return -1;
+  if (smr_init (&d->smr, &d->p, d->lay->g.sectors, err, errlen) == -1)
+    return -1;
   if (disksim_ctlr (d)) {
     d->dlay = dlay_new (&d->p);
     if (!d->dlay) {
@@ -1033,6 +1114,7 @@ hdd_free (struct hdd *d)
       free (d->scratch);
     }
     cache_free (&d->cache);
+    smr_free (&d->smr);
     free (d->dlay);
     layout_free (d->lay);
     free (d);

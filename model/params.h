@@ -263,6 +263,20 @@ struct hdd_params {
    * drive without queueing, as every drive before NCQ.
    */
   struct hdd_queue queue;
+
+  /* Drive-managed shingled recording (smr.h, docs/smr.md); off
+   * unless smr=1.
+   */
+  uint64_t smr;                 /* 1: DM-SMR */
+  uint64_t smr_band_outer;      /* bytes, a band at LBA 0 */
+  uint64_t smr_band_inner;      /* bytes, a band at the last LBA */
+  uint64_t smr_pc_size;         /* bytes, the persistent cache region */
+  uint64_t smr_pc_at;           /* percent of the LBAs before it */
+  uint64_t smr_map_extents;     /* extents the cache's map holds */
+  uint64_t smr_idle;            /* ns idle before cleaning starts */
+  uint64_t smr_seq_min;         /* bytes: commands this large, beginning
+                                   or continuing a band, go in place */
+  uint64_t smr_aged;            /* percent of the cache full at start */
 };
 
 /* ---- hdd_params.c ---- */
