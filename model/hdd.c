@@ -1036,6 +1036,24 @@ hdd_params_of (const struct hdd *d)
   return &d->p;
 }
 
+const struct smr *
+hdd_smr (const struct hdd *d)
+{
+  return &d->smr;
+}
+
+void
+hdd_smr_state (const struct hdd *d, struct hdd_smr_state *out)
+{
+  *out = (struct hdd_smr_state) { 0 };
+  if (d->p.kind == KIND_FIXED || !d->smr.on)
+    return;
+  out->logged_bytes = d->smr.logged * SECTOR;
+  out->map_entries = d->smr.entries;
+  out->bands_cleaned = d->smr.bands_cleaned;
+  out->clean_ns = d->smr.clean_ns;
+}
+
 static int
 init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
            char *err, size_t errlen)

@@ -18,5 +18,8 @@ extern const struct seek_curve *hdd_seek_curve (const struct hdd *);
 extern const struct hdd_params *hdd_params_of (const struct hdd *);
 /* Drive LBA of an image byte offset (placement applied). */
 extern uint64_t hdd_image_to_lba (const struct hdd *, uint64_t offset);
+/* The DM-SMR state (smr.h). */
+struct smr;
+extern const struct smr *hdd_smr (const struct hdd *);
 
 #endif /* HDDSIM_INSPECT_H */
