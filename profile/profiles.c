@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "profiles_smr.h"
 
 /* The command size of each drive (max-transfer_real of its profile,
  * not its default: see the max-transfer entries below).
@@ -192,7 +193,8 @@ static const struct hdd_profile fixed = {
 };
 
 const struct hdd_profile *const hdd_profile_list[] = {
-  &st340014a, &st4000nm0033, &st500lt012, &fixed, NULL,
+  &st340014a, &st4000nm0033, &st500lt012, &fixed,
+  &hdd_profile_st8000as0002, &hdd_profile_wd40efax, NULL,
 };
 
 const struct hdd_profile *

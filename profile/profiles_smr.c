@@ -1,0 +1,144 @@
+/* hddsim: the built-in drive-managed SMR profiles (issue 29): data
+ * only, as profiles.c.  Every value has its source; "estimate" marks
+ * one no document gives, and docs/smr.md says which published figures
+ * set a value and which are kept to check the model against.
+ */
+
+#include "profile.h"
+#include "profiles_smr.h"
+
+#define NCQ_DEPTH_SATA "SATA NCQ: at most 32 commands (Serial ATA II: " \
+  "Extensions to SATA 1.0, Native Command Queuing)"
+#define NCQ_ORDER "Intel/Seagate NCQ white paper (2003): Rotational " \
+  "Position Ordering"
+#define MT_SATA "Linux's default max_sectors_kb for a SATA disk " \
+  "(BLK_DEF_MAX_SECTORS, 2560 sectors)"
+#define SKYLIGHT "Aghayev & Desnoyers, Skylight - A Window on Shingled " \
+  "Disk Operation, FAST '15, and ACM ToS 11(4) 2015, the 8 TB Seagate " \
+  "drive's properties (docs/smr.md, sources)"
+
+/* Seagate Archive HDD v2, 8 TB: the drive Skylight (ToS 2015) and
+ * Shafaei et al. (ToS 2017) characterised.
+ */
+static const struct hdd_profile_value st8000as0002_values[] = {
+  { "capacity", "8001563222016", "Seagate Archive HDD Gen 2 product "
+    "manual 100757960 rev. A (2014): 15,628,053,168 guaranteed sectors "
+    "(IDEMA 8 TB)" },
+  { "rpm", "5900", "Archive HDD Gen 2 product manual: 5900 rpm" },
+  { "surfaces", "12", "estimate: six platters of 1.33 TB, two heads each "
+    "(the 8 TB Archive's published platter count as reported by "
+    "reviews; the manual gives no head count)" },
+  { "zones", "24", "estimate" },
+  { "sectors-outer", "3860", "Archive HDD Gen 2 product manual: maximum "
+    "sustained transfer rate 190 MB/s at the OD; 190e6 / (5900/60) / 512 "
+    "= 3774 sectors a revolution, plus ~2% for the skews" },
+  { "sectors-inner", "1930", "estimate: half the outer track (a 3.5\" "
+    "platter's inner/outer radius); gives the manual's 150 MB/s average "
+    "within 10%" },
+  { "layout", "serpentine", "modern drives" },
+  { "seek-track", "1ms", "estimate" },
+  { "seek-avg", "8.5ms", "estimate: Seagate's 3.5\" desktop and archive "
+    "drives of 2014 quote 8.5 ms average read seek" },
+  { "seek-full", "17ms", "estimate: twice the average" },
+  { "write-settle", "0.5ms", "estimate" },
+  { "head-switch", "0.5ms", "estimate" },
+  { "iface-rate", "600M", "SATA 6 Gb/s (product manual)" },
+  { "overhead", "0.1ms", "estimate" },
+  { "cache", "wb", "ATA drives ship with the write cache on" },
+  { "cache-size", "128M", "product manual: 128 MB cache" },
+  { "cache-segments", "16", "estimate" },
+  { "readahead", "512K", "estimate" },
+  { "max-transfer", "0", "unlimited until measured in a guest; the "
+    "drive's command, max-transfer=1280K: " MT_SATA },
+  { "ncq-depth", "32", NCQ_DEPTH_SATA },
+  { "ncq-order", "rpo", NCQ_ORDER },
+  { "ncq-max-wait", "2.4s", "as the other SATA profiles" },
+  { "ncq-overhead", "0", "as the other SATA profiles" },
+  { "ncq-lookahead", "5", "as the desktop profiles" },
+  { "smr", "1", "drive-managed SMR: Seagate markets the Archive HDD as "
+    "SMR (product manual); " SKYLIGHT },
+  { "smr-band-outer", "40M", SKYLIGHT ": bands of 15 to 40 MiB, the "
+    "larger at the OD" },
+  { "smr-band-inner", "15M", SKYLIGHT },
+  { "smr-pc-size", "25G", SKYLIGHT ": a persistent cache of about 25 "
+    "GiB" },
+  { "smr-pc-at", "0", SKYLIGHT ": the persistent cache at the outer "
+    "diameter (seen through the drive's window with a camera)" },
+  { "smr-map-extents", "250000", SKYLIGHT ": random writes staged before "
+    "the map is full and cleaning is forced" },
+  { "smr-idle", "1500ms", "estimate from " SKYLIGHT ": cleaning starts "
+    "after the drive has been idle for a second or two" },
+  { "smr-seq-min", "512K", "estimate: commands of 512 KiB (mdraid's "
+    "chunk) and 1 MiB run at the media rate on DM-SMR drives (ext4-lazy, "
+    "FAST '17, and Ars Technica 2020); no document gives the firmware's "
+    "threshold" },
+  { "smr-aged", "0", "a fresh drive: its cache empty" },
+  { NULL },
+};
+
+/* WD Red 4 TB, WD40EFAX: the DM-SMR NAS drive of the 2020 affair. */
+static const struct hdd_profile_value wd40efax_values[] = {
+  { "capacity", "4000787030016", "WD Red datasheet 2879-800002 (2020): "
+    "4 TB, 7,814,037,168 sectors (IDEMA 4 TB)" },
+  { "rpm", "5400", "WD Red datasheet: 5400 RPM class" },
+  { "surfaces", "6", "estimate: three platters (WD publishes no head "
+    "count)" },
+  { "zones", "24", "estimate" },
+  { "sectors-outer", "3990", "WD Red datasheet: interface transfer rate "
+    "up to 180 MB/s (host to/from drive, sustained); 180e6 / 90 / 512 = "
+    "3906 sectors a revolution, plus ~2% for the skews" },
+  { "sectors-inner", "1995", "estimate: half the outer track" },
+  { "layout", "serpentine", "modern drives" },
+  { "seek-track", "1ms", "estimate" },
+  { "seek-avg", "11ms", "estimate: WD publishes no seek time; 5400 rpm "
+    "class 3.5\" drives quote 10-12 ms" },
+  { "seek-full", "21ms", "estimate: about twice the average" },
+  { "write-settle", "0.5ms", "estimate" },
+  { "head-switch", "0.5ms", "estimate" },
+  { "iface-rate", "600M", "SATA 6 Gb/s (datasheet)" },
+  { "overhead", "0.1ms", "estimate" },
+  { "cache", "wb", "ATA drives ship with the write cache on" },
+  { "cache-size", "256M", "WD Red datasheet: 256 MB cache (WD40EFAX)" },
+  { "cache-segments", "16", "estimate" },
+  { "readahead", "512K", "estimate" },
+  { "max-transfer", "0", "unlimited until measured in a guest; the "
+    "drive's command, max-transfer=1280K: " MT_SATA },
+  { "ncq-depth", "32", NCQ_DEPTH_SATA },
+  { "ncq-order", "rpo", NCQ_ORDER },
+  { "ncq-max-wait", "2.4s", "as the other SATA profiles" },
+  { "ncq-overhead", "0", "as the other SATA profiles" },
+  { "ncq-lookahead", "5", "as the desktop profiles" },
+  { "smr", "1", "WD's statement of April 2020 (blog.westerndigital.com, "
+    "'WD Red NAS drives': the 2-6 TB EFAX models are DM-SMR) and the WD "
+    "Red datasheet's recording technology 'SMR'" },
+  { "smr-band-outer", "40M", "estimate: Skylight's Seagate bands (15-40 "
+    "MiB); WD publishes none" },
+  { "smr-band-inner", "15M", "estimate, as smr-band-outer" },
+  { "smr-pc-size", "20G", "estimate: a persistent cache of the Seagate "
+    "class (Skylight: 20-25 GiB on 5-8 TB drives), smaller for 4 TB; WD "
+    "publishes no size" },
+  { "smr-pc-at", "0", "estimate: at the OD, as Skylight saw Seagate's" },
+  { "smr-map-extents", "200000", "estimate: of the Seagate class "
+    "(Skylight), smaller for the smaller cache" },
+  { "smr-idle", "1s", "estimate: WD's statement (April 2020) that its "
+    "DM-SMR drives rely on idle time for background work; no delay "
+    "published" },
+  { "smr-seq-min", "512K", "estimate: mdraid's 512 KiB chunks run at "
+    "the media rate, 32 KiB sequential writes do not (Ars Technica, "
+    "June 2020: this sets the threshold between the two, so that pair "
+    "is no check of it: docs/smr.md)" },
+  { "smr-aged", "0", "a fresh drive: its cache empty" },
+  { NULL },
+};
+
+const struct hdd_profile hdd_profile_st8000as0002 = {
+  "st8000as0002", "Seagate Archive HDD v2 ST8000AS0002, 8 TB, 5900 rpm, "
+  "drive-managed SMR (shingled): 25 GiB persistent cache, 15-40 MiB "
+  "bands, 128 MB cache, SATA 6 Gb/s (2014)", st8000as0002_values, "1280K",
+};
+
+const struct hdd_profile hdd_profile_wd40efax = {
+  "wd40efax", "WD Red WD40EFAX, 4 TB, 5400 rpm class NAS drive, "
+  "drive-managed SMR (shingled), 256 MB cache, SATA 6 Gb/s (2019-2020)",
+  wd40efax_values, "1280K",
+};
