@@ -97,6 +97,8 @@ cache_init (struct cache *c, const struct hdd_params *p,
     c->ra_sectors = min64 (p->readahead / SECTOR, c->seg_sectors);
     c->cache_sectors = p->cache == CACHE_WB ? p->cache_size / SECTOR : 0;
   }
+  if (!p->legacy)
+    c->max_entries = p->write_entries;
   c->segs = calloc (c->nseg, sizeof *c->segs);
   if (!c->segs || dirty_init (c, pl) == -1) {
     snprintf (err, errlen, "out of memory (the drive's cache, "
@@ -568,6 +570,28 @@ uint64_t
 cache_dirty_overlap (const struct cache *c, uint64_t lba, uint64_t n)
 {
   return extents_overlap (c->dirty, lba, n);
+}
+
+/* Drives keep each write's data in a buffer segment of its own until
+ * it is on the media (Seagate's SAS manuals, "Caching write data": the
+ * buffer "is divided into logical segments from which data is read and
+ * to which data is written", and "the drive does not overwrite data
+ * that has not yet been written to the medium"; DiskSim's "Maximum
+ * number of write segments").  A write that extends or overlaps a
+ * dirty range joins its segment; one elsewhere needs a segment free of
+ * dirty data.  The destage write under way holds its segment until it
+ * ends.
+ */
+bool
+cache_entries_full (const struct cache *c, uint64_t lba, uint64_t n,
+                    bool destaging)
+{
+  uint64_t from = lba > 0 ? lba - 1 : 0;
+
+  if (c->max_entries == 0
+      || extents_overlap (c->dirty, from, lba + n + 1 - from) > 0)
+    return false;
+  return c->dirty->len + (destaging ? 1 : 0) >= c->max_entries;
 }
 
 bool

@@ -68,6 +68,9 @@ struct cache {
   uint64_t dirty_since;         /* destage no earlier than this */
   uint64_t inflight;            /* sectors of the destage write under
                                    way: held until it ends */
+  uint64_t max_entries;         /* dirty ranges held at most (counting
+                                   the destage write under way); 0 = no
+                                   bound but cache_sectors */
 };
 
 extern int cache_init (struct cache *, const struct hdd_params *,
@@ -162,6 +165,13 @@ extern bool cache_dirty_holds (const struct cache *, uint64_t lba,
                                uint64_t n);
 extern uint64_t cache_dirty_overlap (const struct cache *, uint64_t lba,
                                      uint64_t n);
+/* A write of [lba, lba+n) finds no entry for it: it would start a
+ * dirty range of its own (it neither overlaps nor touches one) and the
+ * cache already holds max_entries ranges, with the destage write under
+ * way if 'destaging'.
+ */
+extern bool cache_entries_full (const struct cache *, uint64_t lba,
+                                uint64_t n, bool destaging);
 /* The next destage write from head_lba (C-LOOK), at most
  * DESTAGE_MAX_SECTORS; false if nothing is dirty.
  */

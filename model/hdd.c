@@ -28,6 +28,7 @@
 #include "inspect.h"
 #include "layout.h"
 #include "mech.h"
+#include "media_cache.h"
 #include "params.h"
 #include "rotation.h"
 #include "seek.h"
@@ -56,7 +57,12 @@ struct hdd {
      data, fw_n its sectors. */
   uint64_t fw_end, fw_tail, fw_n;
   struct cache cache;
-  struct smr smr;               /* DM-SMR (smr.h); off unless smr=1 */
+  /* The media cache (media_cache.h; off unless media-cache-size=), and
+     the end of the last host command, from which the host is idle. */
+  struct media_cache mc;
+  uint64_t host_end;
+  struct smr smr;               /* DM-SMR on the media cache (smr.h);
+                                   off unless smr=1 */
   /* Media writes go to media_fn (NULL: nobody asked; always NULL in
      the scratch copy).  own_first, own_end: the image sectors the
      request being served has put in the write cache so far. */
@@ -301,6 +307,9 @@ stream_stop (struct hdd *d, uint64_t t)
   }
 }
 
+static uint64_t smr_media_write (struct hdd *, uint64_t lba, uint64_t n,
+                                 uint64_t t, struct hdd_cost *, bool own);
+
 /* Write one piece of dirty data (the cache picks it) from time t;
  * returns the end time.
  */
@@ -318,10 +327,7 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   a0 = a;
   t0 = t;
   if (d->smr.on) {
-    uint64_t head;
-    t = smr_write (&d->smr, &d->mech, &a, t, piece.lba, piece.n, c, &head);
-    report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
-    set_arm (d, &a, head);
+    t = smr_media_write (d, piece.lba, piece.n, t, c, false);
   }
   else {
     t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
@@ -333,24 +339,59 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   return t;
 }
 
-/* DM-SMR cleaning while the drive is idle (smr.h), up to t. */
-static void
-smr_background (struct hdd *d, uint64_t t)
+/* ---- the media cache (media_cache.h) ---- */
+
+/* The cleaner's mover: the arm reads or writes drive LBAs. */
+static uint64_t
+mc_arm_access (void *ctx, bool write, uint64_t t, uint64_t lba, uint64_t n,
+               struct hdd_cost *c)
 {
-  uint64_t from = max64 (d->mech_free, smr_idle_from (&d->smr));
-  uint64_t head = d->head_lba, end;
+  struct hdd *d = ctx;
   struct arm a = arm_of (d);
 
-  if (from >= t)
-    return;
-  end = smr_idle (&d->smr, &d->mech, &a, from, t, &head);
-  set_arm (d, &a, head);
-  d->mech_free = end;
+  t = mech_access (&d->mech, &a, write, t, lba, n, c);
+  set_arm (d, &a, lba + n);
+  return t;
 }
 
-/* The background work up to t: finish the read-ahead, then destage,
- * then (DM-SMR) clean.
+/* One clean step from t (the arm free then): returns its end.  Like a
+ * destage write, it is not preempted: a request that needs the arm
+ * waits for it (busy_ns).
  */
+static uint64_t
+mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c)
+{
+  const struct mc_mover mv = { mc_arm_access, d };
+  struct mc_job job;
+
+  uint64_t t0 = t;
+
+  if (!mc_next_job (&d->mc, &job))
+    return t;
+  t = mc_clean (&d->mc, &job, &mv, t, c);
+  mc_clean_done (&d->mc, &job);
+  d->mc.clean_ns += t - t0;
+  d->mech_free = t;
+  d->cache.inflight = 0;
+  return t;
+}
+
+/* The host has been quiet for media-cache-idle since its last command:
+ * clean, step by step, up to t.
+ */
+static void
+mc_idle_clean (struct hdd *d, uint64_t t)
+{
+  uint64_t s;
+
+  if (!mc_has_staged (&d->mc))
+    return;
+  s = max64 (d->mech_free, d->host_end + d->mc.idle_ns);
+  while (mc_has_staged (&d->mc) && s < t)
+    s = mc_clean_step (d, s, NULL);
+}
+
+/* The background work up to t: finish the read-ahead, then destage. */
 static void
 background (struct hdd *d, uint64_t t)
 {
@@ -375,8 +416,8 @@ background (struct hdd *d, uint64_t t)
     s = destage_one (d, s, NULL);
     d->mech_free = s;
   }
-  if (d->smr.on && !cache_has_dirty (&d->cache))
-    smr_background (d, t);
+  if (!cache_has_dirty (&d->cache))
+    mc_idle_clean (d, t);
 }
 
 void
@@ -417,14 +458,15 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
     struct arm a0 = a;
+
+    if (!write)                 /* staged pieces are read from the log */
+      mc_piece (&d->mc, lba, n, &lba, &n);
     struct bus_follow bus0 = bus ? *bus : (struct bus_follow) { 0 };
     uint64_t t0 = t;
 
     uint64_t head = lba + n;
 
-    if (write && d->smr.on)
-      t = smr_write (&d->smr, &d->mech, &a, t, lba, n, c, &head);
-    else if (bus)
+    if (bus)
       t = mech_walk_bus (&d->mech, &a, write, t, lba, n, c, bus);
     else
       t = mech_access (&d->mech, &a, write, t, lba, n, c);
@@ -631,6 +673,16 @@ serve_fast_write (struct hdd *d, struct req_span sp, uint64_t t,
   return bus_done - t;
 }
 
+/* lba is in the media cache's log (a read's piece staged there): the
+ * read segments keep home data only.
+ */
+static bool
+in_media_cache (const struct hdd *d, uint64_t lba)
+{
+  return d->mc.on && lba >= d->mc.log_lba
+    && lba < d->mc.log_lba + d->mc.log_sectors;
+}
+
 /* When a read's data may start over the interface.  DiskSim
  * (disk_read_arrive) starts the media after the read-miss overhead, but
  * a partial hit's data (k cached sectors first) only after the read-hit
@@ -640,31 +692,6 @@ static uint64_t
 bus_overhead_ns (const struct hdd *d, uint64_t miss_ov, uint64_t k)
 {
   return k > 0 ? cmd_overhead_ns (d, false, true) : miss_ov;
-}
-
-/* A read some of whose data is staged in the SMR persistent cache:
- * its fragments from there, the rest from the bands (smr_read); its
- * sectors cross the interface once read (the read segments are left
- * alone: the drive reassembles the data).
- */
-static uint64_t
-serve_smr_read (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
-                struct hdd_cost *c)
-{
-  uint64_t t0 = t, ov = cmd_overhead_ns (d, false, false), end, done;
-  uint64_t head = d->head_lba;
-  struct arm a;
-
-  t = arm_wait (d, t, c);
-  stream_stop (d, t);
-  a = arm_of (d);
-  c->overhead_ns = ov;
-  end = smr_read (&d->smr, &d->mech, &a, t + ov, lba, n, c, &head);
-  set_arm (d, &a, head);
-  d->mech_free = end;
-  done = max64 (end + iface_ns (d, 1), t + ov + iface_ns (d, n));
-  c->xfer_ns += done - end;
-  return done - t0;
 }
 
 static uint64_t
@@ -679,9 +706,6 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   cost = read_cached (d, sp, t, c);
   if (cost != NEVER)
     return cost + (t - t0);
-  if (d->smr.on && single_extent (d, sp, &lba)
-      && smr_read_staged (&d->smr, lba, sp.n))
-    return serve_smr_read (d, lba, sp.n, t, c) + (t - t0);
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   /* A partial hit: the cached sectors go over the interface first,
@@ -700,13 +724,196 @@ serve_read (struct hdd *d, struct req_span sp, uint64_t t,
   c->xfer_ns += done - end;
   /* The cost is known: what the segment keeps only changes the state
      an estimate throws away. */
-  if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)) {
+  if (d->p.cache != CACHE_OFF && n > 0 && !is_scratch (d)
+      && !in_media_cache (d, lba)) {
     struct arm a = arm_of (d);
     /* One extent: the first positioning's wait was on its track. */
     cache_read_done (&d->cache, lba, n, end, &a,
                      n == sp.n - k ? c->rot_ns : 0, n == sp.n - k ? k : 0);
   }
   return done - t0;
+}
+
+/* The first sector of the log's track holding h, from h on, that
+ * the head reaches after positioning there from t, with n sectors
+ * after it on the track and in the log; NEVER if none.
+ */
+static uint64_t
+mc_land_on_track (const struct hdd *d, uint64_t t, uint64_t h, uint64_t n)
+{
+  uint64_t q, j, end = d->mc.log_lba + d->mc.log_sectors;
+  struct arm a = arm_of (d);
+  struct hdd_cost c1 = { 0 };
+  struct loc l;
+
+  geom_locate (d->g, h, &l);
+  if (n > l.run || h + n > end)
+    return NEVER;
+  mech_access (&d->mech, &a, true, t, h, 1, &c1);
+  q = rot_sectors_in (d->g->rpm, l.spt, c1.rot_ns);
+  if (q == 0)
+    return h;
+  /* Slot h + (spt - q) comes round within a sector of the wait's
+     whole sectors; rounding may leave it just passed: then the next. */
+  for (j = l.spt - q; j <= l.spt - q + 2 && j + n <= l.run && h + j + n <= end;
+       j++) {
+    struct hdd_cost cj = { 0 };
+    a = arm_of (d);
+    mech_access (&d->mech, &a, true, t, h + j, 1, &cj);
+    if (cj.rot_ns < c1.rot_ns)
+      return h + j;
+  }
+  return h;
+}
+
+/* Where a staged write of n sectors goes: the log's next sector the
+ * head reaches first, from the head of the log on, on its track (or
+ * the next track's, when the rest of that one is too short): the drive
+ * appends where the head lands rather than wait a revolution for the
+ * head of the log, and the sectors it skips stay unused until the log
+ * wraps.
+ */
+static uint64_t
+mc_landing (const struct hdd *d, uint64_t t, uint64_t n)
+{
+  uint64_t h = mc_log_head (&d->mc, n), at;
+
+  at = mc_land_on_track (d, t, h, n);
+  if (at == NEVER) {
+    at = mc_land_on_track (d, t, geom_track_end (d->g, h), n);
+    if (at == NEVER)
+      at = h;
+  }
+  return at;
+}
+
+/* Wait, cleaning, until the media cache has room for [lba, lba+n):
+ * the host's write stalls (busy_ns).
+ */
+static uint64_t
+mc_make_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n,
+              struct hdd_cost *c)
+{
+  while (!mc_has_room (&d->mc, lba, n) && mc_has_staged (&d->mc)) {
+    uint64_t s = mc_clean_step (d, t, NULL);
+    c->busy_ns += s - t;
+    t = s;
+  }
+  return t;
+}
+
+/* A write staged in the media cache: appended to its log where the
+ * head lands, once there is room.  Its data is on the media (the log)
+ * when it completes.
+ */
+static uint64_t
+serve_staged_write (struct hdd *d, uint64_t first, uint64_t lba, uint64_t n,
+                    uint64_t t, struct hdd_cost *c)
+{
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
+  uint64_t t0 = t, at, end, wait_bus;
+  struct arm a;
+
+  t = arm_wait (d, t, c);
+  stream_stop (d, t);
+  c->overhead_ns = ov;
+  t = mc_make_room (d, t + ov, lba, n, c);
+  at = mc_landing (d, t, n);
+  a = arm_of (d);
+  end = mech_access (&d->mech, &a, true, t, at, n, c);
+  if (d->media_fn) {            /* all of it, or none, at its end */
+    struct hdd_media_write w = {
+      .offset = first * SECTOR, .length = n * SECTOR, .start_ns = t,
+      .end_ns = end, .own = true,
+    };
+    d->media_fn (d->media_opaque, &w);
+  }
+  set_arm (d, &a, at + n);
+  d->mech_free = end;
+  cache_write_done (&d->cache, lba, n);
+  if (d->p.cache == CACHE_WB)
+    cache_mark_clean (&d->cache, lba, n);
+  if (!is_scratch (d))          /* the cost is known */
+    mc_stage (&d->mc, lba, n, at);
+  /* The data must have crossed the interface before it is written. */
+  wait_bus = ns_after (t + iface_ns (d, n), end);
+  c->xfer_ns += wait_bus;
+  c->overhead_ns += d->mc.overhead_ns;
+  return end + wait_bus + d->mc.overhead_ns - t0;
+}
+
+/* ---- DM-SMR (smr.h): media writes, home or to the log ---- */
+
+/* Drive LBAs [lba, lba+n) to the media from t, the arm free: run by
+ * run, what the host's commands sent home (smr_classify) home, the
+ * rest appended to the media cache's log (cleaning first while it is
+ * full: the wait goes to c->busy_ns).  own: the data of the request
+ * being served (else a destage piece).  Returns the end.
+ */
+static uint64_t
+smr_media_write (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
+                 struct hdd_cost *c, bool own)
+{
+  struct hdd_cost none = { 0 };
+
+  if (!c)
+    c = &none;                  /* the arm's own time: nobody waits */
+  while (n > 0) {
+    bool home;
+    uint64_t k = smr_run (&d->smr, lba, n, &home), t0 = t, at;
+    struct arm a0 = arm_of (d), a = a0;
+
+    if (home || !mc_wants (&d->mc, lba, k)) {
+      at = lba;
+      t = mech_access (&d->mech, &a, true, t, lba, k, c);
+      mc_forget (&d->mc, lba, k);       /* the band has the newest */
+      smr_written_home (&d->smr, lba, k);
+    }
+    else {
+      t = mc_make_room (d, t, lba, k, c);
+      t0 = t;
+      a0 = a = arm_of (d);
+      at = mc_landing (d, t, k);
+      t = mech_access (&d->mech, &a, true, t, at, k, c);
+      if (!is_scratch (d))      /* the cost is known */
+        mc_stage (&d->mc, lba, k, at);
+    }
+    report_walk (d, t0, &a0, NULL, lba, k, t, own);
+    set_arm (d, &a, at + k);
+    d->mech_free = t;
+    lba += k;
+    n -= k;
+  }
+  return t;
+}
+
+/* A host write reaching the media on a DM-SMR drive (write cache off,
+ * or FUA): the command's overhead, then its runs (smr_media_write).
+ */
+static uint64_t
+serve_smr_write (struct hdd *d, struct req_span sp, uint64_t t,
+                 struct hdd_cost *c)
+{
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
+  uint64_t t0 = t, s = sp.first, end = sp.first + sp.n, e, total;
+
+  t = arm_wait (d, t, c);
+  stream_stop (d, t);
+  c->overhead_ns = ov;
+  e = t + ov;
+  while (s < end) {
+    uint64_t k = min64 (end - s, contiguous_from (d, s));
+    uint64_t lba = image_to_lba (d, s);
+    e = smr_media_write (d, lba, k, e, c, true);
+    cache_write_done (&d->cache, lba, k);
+    if (d->p.cache == CACHE_WB)
+      cache_mark_clean (&d->cache, lba, k);
+    s += k;
+  }
+  /* The data must have crossed the interface before it is written. */
+  total = max64 (e - t, ov + iface_ns (d, sp.n));
+  c->xfer_ns += total - (e - t);
+  return total + (t - t0);
 }
 
 static uint64_t
@@ -716,6 +923,10 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   uint64_t lba, n, end, total, t0 = t;
   uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
 
+  if (d->smr.on)
+    return serve_smr_write (d, sp, t, c);
+  if (single_extent (d, sp, &lba) && mc_wants (&d->mc, lba, sp.n))
+    return serve_staged_write (d, sp.first, lba, sp.n, t, c);
   t = arm_wait (d, t, c);
   stream_stop (d, t);
   c->overhead_ns = ov;
@@ -727,6 +938,19 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   return total + (t - t0);
 }
 
+/* At t the write cache has no room for [lba, lba+n): not the bytes,
+ * or not a segment for a range of its own (cache_entries_full).
+ */
+static bool
+no_room (const struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
+{
+  bool destaging = d->mech_free > t && d->cache.inflight > 0;
+
+  return cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
+    > d->cache.cache_sectors
+    || cache_entries_full (&d->cache, lba, n, destaging);
+}
+
 /* No room for n more sectors at [lba, lba+n): wait while the arm
  * destages, back to back, until there is.  The write waits from its
  * arrival, not from when the destage write under way began.  Returns
@@ -735,8 +959,7 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
 static uint64_t
 wait_for_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
 {
-  while (cached_sectors (d, t) + n - cache_dirty_overlap (&d->cache, lba, n)
-         > d->cache.cache_sectors) {
+  while (no_room (d, t, lba, n)) {
     if (d->mech_free > t)               /* a destage write ends */
       t = d->mech_free;
     else if (cache_has_dirty (&d->cache)) {     /* start the next one */
@@ -923,7 +1146,7 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   d->own_first = d->own_end = 0;
   /* The request is over at t + total: what the cache holds then. */
   d->now = max64 (d->now, t + total);
-  d->smr.last_host = max64 (d->smr.last_host, t + total);
+  d->host_end = max64 (d->host_end, t + total);
   if (out)
     *out = c;
   return total;
@@ -941,6 +1164,7 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
 {
   struct hdd *s = d->scratch;
   struct cache keep = s->cache;
+  struct media_cache mkeep = s->mc;
   uint64_t cost;
 
   if (d->p.kind == KIND_FIXED)
@@ -954,6 +1178,8 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   s->dc.media_fn = NULL;
   s->cache = keep;
   cache_lend (&s->cache, &d->cache);
+  s->mc = mkeep;
+  mc_lend (&s->mc, &d->mc);
   smr_lend (&s->smr, &d->smr);
   cost = hdd_serve (s, r, t, out);
   smr_return (&s->smr);
@@ -1036,6 +1262,12 @@ hdd_params_of (const struct hdd *d)
   return &d->p;
 }
 
+const struct media_cache *
+hdd_media_cache (const struct hdd *d)
+{
+  return &d->mc;
+}
+
 const struct smr *
 hdd_smr (const struct hdd *d)
 {
@@ -1048,10 +1280,10 @@ hdd_smr_state (const struct hdd *d, struct hdd_smr_state *out)
   *out = (struct hdd_smr_state) { 0 };
   if (d->p.kind == KIND_FIXED || !d->smr.on)
     return;
-  out->logged_bytes = d->smr.logged * SECTOR;
-  out->map_entries = d->smr.entries;
-  out->bands_cleaned = d->smr.bands_cleaned;
-  out->clean_ns = d->smr.clean_ns;
+  out->logged_bytes = mc_live_sectors (&d->mc) * SECTOR;
+  out->map_entries = mc_entries (&d->mc);
+  out->bands_cleaned = d->mc.cleaned_steps;
+  out->clean_ns = d->mc.clean_ns;
 }
 
 static int
@@ -1069,9 +1301,10 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     .phase0 = d->p.phase_zero ? 0 : splitmix64 (seed) % NS_PER_MIN,
     .zl_read = d->p.zl_read != 0, .zl_write = d->p.zl_write != 0,
   };
-  if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1)
+  if (cache_init (&d->cache, &d->p, &d->mech, d->pl, err, errlen) == -1
+      || mc_init (&d->mc, &d->p, err, errlen) == -1)
     return -1;
-  if (smr_init (&d->smr, &d->p, d->lay->g.sectors, err, errlen) == -1)
+  if (smr_init (&d->smr, &d->p, d->lay->g.sectors, &d->mc, err, errlen) == -1)
     return -1;
   if (disksim_ctlr (d)) {
     d->dlay = dlay_new (&d->p);
@@ -1082,7 +1315,8 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     dctl_init (&d->dc, &d->p, &d->lay->g, &d->lay->seek, d->dlay);
   }
   d->scratch = malloc (sizeof *d->scratch);
-  if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1) {
+  if (!d->scratch || cache_init_scratch (&d->scratch->cache, &d->cache) == -1
+      || mc_init_scratch (&d->scratch->mc, &d->mc) == -1) {
     snprintf (err, errlen, "out of memory");
     return -1;
   }
@@ -1129,9 +1363,11 @@ hdd_free (struct hdd *d)
   if (d) {
     if (d->scratch) {
       cache_free (&d->scratch->cache);
+      mc_free (&d->scratch->mc);
       free (d->scratch);
     }
     cache_free (&d->cache);
+    mc_free (&d->mc);
     smr_free (&d->smr);
     free (d->dlay);
     layout_free (d->lay);

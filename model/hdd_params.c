@@ -132,6 +132,11 @@ static const struct param_desc hdd_param_table[] = {
        "read cache segments"),
   KEY ("readahead", PARAM_SIZE, FIELD(readahead), 0, UINT64_C(1) << 40, NULL,
        "read-ahead after a read, capped at a segment (0 or off = none)"),
+  /* The write cache as drives keep it (docs/model.md "Write-back"). */
+  KEY ("write-cache-entries", PARAM_UINT, FIELD(write_entries), 0, 1 << 20,
+       NULL, "scattered runs of dirty data the write cache holds at most, "
+       "each in a segment of its own; a write that would start one more "
+       "waits for a destage write (0 = bounded by cache-size alone)"),
   /* Cache: segment rules (DiskSim's; docs/model.md "Cache segments"). */
   KEY ("cache-write-segment", PARAM_ENUM, FIELD(write_seg), 0, 0,
        write_seg_names, "where a write's data stays: none (not in the read "
@@ -292,31 +297,49 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
        "commands the firmware's rule looks at, the oldest first (0 = all "
        "it holds)"),
+  /* One setting turns off all issue 25 added (docs/model.md "The
+     legacy setting"); read as the field 'legacy'. */
+  KEY ("legacy", PARAM_BOOL, FIELD(legacy), 0, 1, NULL,
+       "true: the drive of the builds before issue 25 (no bound on the "
+       "write cache's scattered writes, no media cache, no tail: read "
+       "retries, recalibration, idle housekeeping off)"),
+  /* The media cache (docs/model.md "The media cache"). */
+  KEY ("media-cache-size", PARAM_SIZE, FIELD(mc_size), 0, UINT64_C(1) << 44,
+       NULL, "bytes of the media cache, a log on the platter where small "
+       "media writes are staged (0 = none)"),
+  KEY ("media-cache-at", PARAM_SIZE, FIELD(mc_at), 0, UINT64_C(1) << 56,
+       NULL, "where the media cache is: a byte offset on the drive (LBA x "
+       "512)"),
+  KEY ("media-cache-entries", PARAM_UINT, FIELD(mc_entries), 1, 1 << 24,
+       NULL, "staged extents the media cache's map holds at most; a write "
+       "that needs one more waits while the drive cleans"),
+  KEY ("media-cache-max-write", PARAM_SIZE, FIELD(mc_max_write), SECTOR,
+       UINT64_C(1) << 40, NULL, "the longest media write staged in the "
+       "media cache; longer ones are written home"),
+  KEY ("media-cache-region", PARAM_SIZE, FIELD(mc_region), SECTOR,
+       UINT64_C(1) << 44, NULL, "home addresses cleaned in one step: the "
+       "staged data of one region goes home at once"),
+  KEY ("media-cache-idle", PARAM_DURATION, FIELD(mc_idle), 0, HOUR, NULL,
+       "how long the host is quiet before the drive cleans the media "
+       "cache"),
+  KEY ("media-cache-overhead", PARAM_DURATION, FIELD(mc_overhead), 0, SEC,
+       NULL, "what a staged write costs the firmware after its media "
+       "write (its map entry), before it completes"),
   /* ---- drive-managed SMR (smr.c, docs/smr.md) ---- */
   KEY ("smr", PARAM_UINT, FIELD(smr), 0, 1, NULL,
-       "1: drive-managed shingled recording (SMR): bands, a persistent "
-       "cache, cleaning"),
+       "1: drive-managed shingled recording (SMR): bands, the media "
+       "cache as their persistent cache, cleaning a band at a time"),
   KEY ("smr-band-outer", PARAM_SIZE, FIELD(smr_band_outer), 0,
        UINT64_C(1) << 40, NULL, "size of a shingled band at the outer edge "
        "(LBA 0); sizes go linearly to smr-band-inner="),
   KEY ("smr-band-inner", PARAM_SIZE, FIELD(smr_band_inner), 0,
        UINT64_C(1) << 40, NULL, "size of a shingled band at the inner edge"),
-  KEY ("smr-pc-size", PARAM_SIZE, FIELD(smr_pc_size), 0, UINT64_C(1) << 50,
-       NULL, "the persistent cache: bytes of staged writes it holds"),
-  KEY ("smr-pc-at", PARAM_UINT, FIELD(smr_pc_at), 0, 100, NULL,
-       "where the persistent cache lies: percent of the LBAs before it "
-       "(0 = the outer edge)"),
-  KEY ("smr-map-extents", PARAM_UINT, FIELD(smr_map_extents), 0,
-       UINT64_C(100000000), NULL, "extents the persistent cache's map holds "
-       "(cleaning is forced when it is full)"),
-  KEY ("smr-idle", PARAM_DURATION, FIELD(smr_idle), 0, HOUR, NULL,
-       "idle time before cleaning starts"),
   KEY ("smr-seq-min", PARAM_SIZE, FIELD(smr_seq_min), 0, UINT64_C(1) << 40,
        NULL, "write commands at least this long that begin a band or "
        "continue a run in place are written in place, not staged"),
   KEY ("smr-aged", PARAM_UINT, FIELD(smr_aged), 0, 100, NULL,
-       "percent of the persistent cache (and its map) full at start; "
-       "also a fraction 0.0-1.0"),
+       "percent of the media cache (its log and its map) full at start "
+       "(smr=1); also a fraction 0.0-1.0"),
   { .key = NULL },
 };
 #undef KEY
@@ -587,6 +610,12 @@ params_defaults (struct hdd_params *p)
   p->sparing_range = 1;
   p->queue.depth = 1;
   p->queue.order = HDD_QUEUE_RPO;
+  /* The media cache is off (mc_size 0); these are what media-cache-
+     size= alone gets (docs/model.md "The media cache"). */
+  p->mc_entries = 8192;
+  p->mc_max_write = 64 * 1024;
+  p->mc_region = 64 * 1024 * 1024;
+  p->mc_idle = 100 * 1000 * 1000;
 }
 
 struct hdd_params *
@@ -785,6 +814,32 @@ check_disksim (const struct hdd_params *p, char *err, size_t errlen)
   return 0;
 }
 
+/* The media cache's log lies on the drive, in whole sectors. */
+static int
+check_media_cache (const struct hdd_params *p, char *err, size_t errlen)
+{
+  if (p->mc_size == 0)
+    return 0;
+  if (p->mc_size % SECTOR || p->mc_at % SECTOR) {
+    snprintf (err, errlen, "media-cache-size=%" PRIu64 ", media-cache-at=%"
+              PRIu64 ": not multiples of the %d-byte sector", p->mc_size,
+              p->mc_at, SECTOR);
+    return -1;
+  }
+  if (p->mc_at > p->capacity || p->mc_size > p->capacity - p->mc_at) {
+    snprintf (err, errlen, "media-cache-at=%" PRIu64 ", media-cache-size=%"
+              PRIu64 ": the media cache ends past the drive's capacity=%"
+              PRIu64, p->mc_at, p->mc_size, p->capacity);
+    return -1;
+  }
+  if (p->mc_max_write > p->mc_size) {
+    snprintf (err, errlen, "media-cache-max-write=%" PRIu64 ": more than "
+              "media-cache-size=%" PRIu64, p->mc_max_write, p->mc_size);
+    return -1;
+  }
+  return 0;
+}
+
 int
 params_check (const struct hdd_params *p, char *err, size_t errlen)
 {
@@ -799,6 +854,11 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
   if (p->smr && p->controller == CTLR_DISKSIM) {
     snprintf (err, errlen, "smr=1: not with controller=disksim (DiskSim's "
               "controller has no shingled bands)");
+    return -1;
+  }
+  if (p->smr && (p->mc_size == 0 || p->legacy)) {
+    snprintf (err, errlen, "smr=1: needs the media cache as its persistent "
+              "cache (media-cache-size=, and not legacy=true)");
     return -1;
   }
   if (p->write_settle_neg && p->position_rule != POSITION_DISKSIM) {
@@ -846,6 +906,8 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               p->cache_size, p->cache_segments);
     return -1;
   }
+  if (check_media_cache (p, err, errlen) == -1)
+    return -1;
   return p->controller == CTLR_DISKSIM ? check_disksim (p, err, errlen) : 0;
 }
 

@@ -202,6 +202,10 @@ struct hdd_params {
   uint64_t cache_size;          /* bytes */
   uint64_t cache_segments;
   uint64_t readahead;           /* bytes; 0 = off */
+  uint64_t write_entries;       /* write-cache-entries=: dirty ranges
+                                   the write cache holds at most, each
+                                   in a segment of its own; 0 = bytes
+                                   alone (legacy=true: ignored) */
 
   /* Cache: segment rules (DiskSim's).  The defaults are the model as
    * it was, so the built-in profiles keep their timelines.
@@ -264,19 +268,38 @@ struct hdd_params {
    */
   struct hdd_queue queue;
 
+  /* legacy=true: the drive of the builds before issue 25, so that a
+   * run can be compared with them (docs/model.md "The legacy
+   * setting").  Every behaviour issue 25 added reads this one field and
+   * is off when it is set: the write cache's bound (write-cache-entries=,
+   * cache.c), the media cache (media_cache.c) and the tail (read
+   * retries, recalibration, idle housekeeping).
+   */
+  bool legacy;
+
+  /* The media cache (media-cache-*=; media_cache.h, docs/model.md
+   * "The media cache"): mc_size 0 = none.
+   */
+  uint64_t mc_size;             /* bytes of the log */
+  uint64_t mc_at;               /* where it is: a drive byte offset */
+  uint64_t mc_entries;          /* the map's extents at most */
+  uint64_t mc_max_write;        /* bytes: longer writes go home */
+  uint64_t mc_region;           /* bytes of home LBAs cleaned at once */
+  uint64_t mc_idle;             /* ns the host is quiet before cleaning */
+  uint64_t mc_overhead;         /* ns the firmware takes per staged
+                                   write (its map), after the media */
+
   /* Drive-managed shingled recording (smr.h, docs/smr.md); off
-   * unless smr=1.
+   * unless smr=1.  Its persistent cache is the media cache above
+   * (media-cache-*=), its bands the media cache's regions.
    */
   uint64_t smr;                 /* 1: DM-SMR */
   uint64_t smr_band_outer;      /* bytes, a band at LBA 0 */
   uint64_t smr_band_inner;      /* bytes, a band at the last LBA */
-  uint64_t smr_pc_size;         /* bytes, the persistent cache region */
-  uint64_t smr_pc_at;           /* percent of the LBAs before it */
-  uint64_t smr_map_extents;     /* extents the cache's map holds */
-  uint64_t smr_idle;            /* ns idle before cleaning starts */
   uint64_t smr_seq_min;         /* bytes: commands this large, beginning
                                    or continuing a band, go in place */
-  uint64_t smr_aged;            /* percent of the cache full at start */
+  uint64_t smr_aged;            /* percent of the media cache full at
+                                   start */
 };
 
 /* ---- hdd_params.c ---- */

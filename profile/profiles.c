@@ -26,6 +26,17 @@
 /* The drive's queue (docs/schedulers.md, "The drive's queue"; the
  * sources in full in docs/model.md).
  */
+/* The write cache's bound (docs/model.md "Write-back"): each scattered
+ * write keeps a buffer segment until it is on the media, so the drive
+ * holds at most one dirty range per segment.
+ */
+#define WRITE_ENTRIES "one dirty range per buffer segment: Seagate's SAS " \
+  "manuals (Constellation ES, Cheetah 15K.5, 'Caching write data'): the " \
+  "buffer 'is divided into logical segments from which data is read and " \
+  "to which data is written', and 'the drive does not overwrite data " \
+  "that has not yet been written to the medium'; DiskSim 4.0's 'Maximum " \
+  "number of write segments' bounds the same (at most the segments)"
+
 #define NCQ_DEPTH_SATA "SATA NCQ: at most 32 commands, tags 0-31 (Serial " \
   "ATA II: Extensions to SATA 1.0, Native Command Queuing; the Intel/" \
   "Seagate NCQ white paper, 2003); a drive reports it in IDENTIFY " \
@@ -77,6 +88,7 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "cache-size", "2M", "spec sheet: 2 MB buffer" },
   { "cache-segments", "8", "estimate: ATA drives of the period split "
     "the buffer into a handful of adaptive segments" },
+  { "write-cache-entries", "8", WRITE_ENTRIES },
   { "readahead", "256K", "estimate: one segment" },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=128K: " MT_ATA28 },
@@ -117,6 +129,7 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
   { "cache", "wb", "spec sheet: write cache enabled by default" },
   { "cache-size", "128M", "spec sheet: 128 MB cache" },
   { "cache-segments", "32", "estimate" },
+  { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", "estimate" },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "
@@ -155,6 +168,7 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "cache", "wb", "ATA drives ship with the write cache on" },
   { "cache-size", "16M", "spec sheet: 16 MB cache" },
   { "cache-segments", "16", "estimate" },
+  { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", "estimate" },
   { "max-transfer", "0", "unlimited until the split is measured in a "
     "guest (issue 16); the drive's command, max-transfer=1280K: "

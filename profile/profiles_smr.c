@@ -60,14 +60,18 @@ static const struct hdd_profile_value st8000as0002_values[] = {
   { "smr-band-outer", "40M", SKYLIGHT ": bands of 15 to 40 MiB, the "
     "larger at the OD" },
   { "smr-band-inner", "15M", SKYLIGHT },
-  { "smr-pc-size", "25G", SKYLIGHT ": a persistent cache of about 25 "
-    "GiB" },
-  { "smr-pc-at", "0", SKYLIGHT ": the persistent cache at the outer "
+  { "media-cache-size", "25G", SKYLIGHT ": the persistent cache (the "
+    "media cache) holds about 25 GiB" },
+  { "media-cache-at", "0", SKYLIGHT ": the persistent cache at the outer "
     "diameter (seen through the drive's window with a camera)" },
-  { "smr-map-extents", "250000", SKYLIGHT ": random writes staged before "
-    "the map is full and cleaning is forced" },
-  { "smr-idle", "1500ms", "estimate from " SKYLIGHT ": cleaning starts "
-    "after the drive has been idle for a second or two" },
+  { "media-cache-entries", "250000", SKYLIGHT ": about 250,000 random "
+    "writes are staged before the map is full and cleaning is forced" },
+  { "media-cache-max-write", "256M", "every write not sent home is staged "
+    "(Skylight): any command length the host sends" },
+  { "media-cache-idle", "1500ms", "estimate from " SKYLIGHT ": cleaning "
+    "starts after the drive has been idle a second or two" },
+  { "media-cache-overhead", "0", "estimate: the map's update hidden in "
+    "the media write" },
   { "smr-seq-min", "512K", "estimate: commands of 512 KiB (mdraid's "
     "chunk) and 1 MiB run at the media rate on DM-SMR drives (ext4-lazy, "
     "FAST '17, and Ars Technica 2020); no document gives the firmware's "
@@ -114,15 +118,19 @@ static const struct hdd_profile_value wd40efax_values[] = {
   { "smr-band-outer", "40M", "estimate: Skylight's Seagate bands (15-40 "
     "MiB); WD publishes none" },
   { "smr-band-inner", "15M", "estimate, as smr-band-outer" },
-  { "smr-pc-size", "20G", "estimate: a persistent cache of the Seagate "
-    "class (Skylight: 20-25 GiB on 5-8 TB drives), smaller for 4 TB; WD "
-    "publishes no size" },
-  { "smr-pc-at", "0", "estimate: at the OD, as Skylight saw Seagate's" },
-  { "smr-map-extents", "200000", "estimate: of the Seagate class "
+  { "media-cache-size", "20G", "estimate: a persistent cache of the "
+    "Seagate class (Skylight: 20-25 GiB on 5-8 TB drives); WD publishes "
+    "no size" },
+  { "media-cache-at", "0", "estimate: at the OD, as Skylight saw "
+    "Seagate's" },
+  { "media-cache-entries", "200000", "estimate: of the Seagate class "
     "(Skylight), smaller for the smaller cache" },
-  { "smr-idle", "1s", "estimate: WD's statement (April 2020) that its "
-    "DM-SMR drives rely on idle time for background work; no delay "
-    "published" },
+  { "media-cache-max-write", "256M", "every write not sent home is "
+    "staged" },
+  { "media-cache-idle", "1s", "estimate: WD's statement (April 2020) "
+    "that its DM-SMR drives rely on idle time for background work; no "
+    "delay published" },
+  { "media-cache-overhead", "0", "estimate" },
   { "smr-seq-min", "512K", "estimate: mdraid's 512 KiB chunks run at "
     "the media rate, 32 KiB sequential writes do not (Ars Technica, "
     "June 2020: this sets the threshold between the two, so that pair "

@@ -50,11 +50,15 @@ END_TEST
 
 /* N scattered cached writes, then FLUSH: the flush positions the arm
  * N times (each at least a one-cylinder seek plus write settle), and
- * at most N worst-case accesses; nothing is dirty afterwards.
+ * at most N worst-case accesses; nothing is dirty afterwards.  The
+ * cache is bounded by bytes alone (write-cache-entries=0), so that all
+ * N stay dirty: the profile's 8 entries would make most writes wait
+ * (test_write_entries_bound).
  */
 START_TEST (test_flush_destages_all)
 {
-  struct hdd *d = drive ("st340014a", NULL, 0, 1);
+  static const char *const kv[] = { "write-cache-entries", "0", NULL };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
   const struct hdd_params *p = hdd_params_of (d);
   const uint64_t n = 24, cap = p->capacity;
   uint64_t t = 0, i, s, left;
@@ -139,11 +143,15 @@ START_TEST (test_request_waits_for_destage)
 END_TEST
 
 /* Writes fill the cache, then each waits for room: dirty data never
- * exceeds the cache, and the waiting shows as busy time.
+ * exceeds the cache, and the waiting shows as busy time.  The bound
+ * tested is the bytes' (write-cache-entries=0): with the profile's 8
+ * entries the ninth 64K write would wait for a segment first.
  */
 START_TEST (test_cache_full)
 {
-  static const char *const kv[] = { "cache-size", "1M", NULL };
+  static const char *const kv[] = {
+    "cache-size", "1M", "write-cache-entries", "0", NULL
+  };
   struct hdd *d = drive ("st340014a", kv, 0, 1);
   uint64_t t = 0, i, waited = 0;
 
@@ -160,6 +168,132 @@ START_TEST (test_cache_full)
       waited += c.busy_ns > 0;
   }
   ck_assert_uint_eq (waited, 48);
+  hdd_free (d);
+}
+END_TEST
+
+/* ---- the write cache as drives keep it (write-cache-entries=) ---- */
+
+/* 'n' scattered 4K writes (a GiB apart on the drive), back to back
+ * from t = 0 on a drive whose command takes no time (overhead 0, an
+ * interface of 1000 GiB/s: 4 ns for 4K), so all arrive while the arm
+ * writes the first one back (at least a one-track seek, 0.8 ms, away).
+ * waited[i]: write i's busy_ns; *most: the most 4K blocks dirty after
+ * any of them (a destage write under way counts until it ends).
+ */
+static void
+scattered_writes (const char *const *kv, unsigned n, uint64_t *waited,
+                  uint64_t *most)
+{
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  uint64_t t = 0;
+  unsigned i;
+
+  *most = 0;
+  for (i = 0; i < n; i++) {
+    struct hdd_cost c;
+    t += serve_at (d, IO_WRITE, (uint64_t) (i + 1) * GIB, 4096, t, &c);
+    ck_assert (c.cache_hit);
+    waited[i] = c.busy_ns;
+    if (hdd_dirty_bytes (d) / 4096 > *most)
+      *most = hdd_dirty_bytes (d) / 4096;
+  }
+  hdd_free (d);
+}
+
+#define FAST_CMD "overhead", "0", "iface-rate", "1000G"
+
+/* With 3 entries the drive holds the first write's destage (its
+ * segment is busy until it ends) and two more; the fourth scattered
+ * write waits for that destage write, a positioning of at least a
+ * one-track seek plus write settle (0.8 + 0.2 ms) and at most a worst
+ * access.  Dirty blocks never exceed 3.
+ */
+START_TEST (test_write_entries_bound)
+{
+  static const char *const kv[] = {
+    FAST_CMD, "write-cache-entries", "3", NULL
+  };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  uint64_t waited[6], most;
+
+  scattered_writes (kv, 6, waited, &most);
+  ck_assert_uint_eq (waited[0] + waited[1] + waited[2], 0);
+  ck_assert_uint_ge (waited[3], 1000 * US - 3 * 4);
+  ck_assert_msg ((double) waited[3] <= worst_access (d, 8),
+                 "waited %" PRIu64, waited[3]);
+  ck_assert_uint_le (most, 3);
+  hdd_free (d);
+}
+END_TEST
+
+/* A write that extends a dirty range joins its segment: 64 sequential
+ * 4K writes on a drive of 2 entries never wait (256K, well inside the
+ * 2 MB cache), though the arm writes back what comes in meanwhile.
+ */
+START_TEST (test_write_entries_appending)
+{
+  static const char *const kv[] = {
+    FAST_CMD, "write-cache-entries", "2", NULL
+  };
+  struct hdd *d = drive ("st340014a", kv, 0, 1);
+  uint64_t t = 0, i;
+  struct hdd_cost c;
+
+  for (i = 0; i < 64; i++) {
+    t += serve_at (d, IO_WRITE, 5 * GIB + i * 4096, 4096, t, &c);
+    ck_assert_uint_eq (c.busy_ns, 0);
+  }
+  hdd_free (d);
+}
+END_TEST
+
+/* legacy=true ignores the bound: the same six writes never
+ * wait (24K of a 2 MB cache), and all six are dirty at the end but
+ * the one being written back.
+ */
+START_TEST (test_write_entries_legacy)
+{
+  static const char *const kv[] = {
+    FAST_CMD, "write-cache-entries", "3", "legacy", "true", NULL
+  };
+  uint64_t waited[6], most;
+  unsigned i;
+
+  scattered_writes (kv, 6, waited, &most);
+  for (i = 0; i < 6; i++)
+    ck_assert_uint_eq (waited[i], 0);
+  ck_assert_uint_eq (most, 6);
+}
+END_TEST
+
+/* Each built-in profile, after 2,000 scattered 4K writes (sustained:
+ * the cache stays full of them): a FLUSH writes back at most the
+ * profile's write-cache-entries ranges of 8 sectors, so it takes at
+ * most the overhead plus that many worst-case accesses (under 0.4 s
+ * on each), and leaves nothing dirty.
+ */
+START_TEST (test_flush_bounded_by_entries)
+{
+  static const char *const profiles[] = {
+    "st340014a", "st500lt012", "st4000nm0033"
+  };
+  struct hdd *d = drive (profiles[_i], NULL, 4 * GIB, 1);
+  const struct hdd_params *p = hdd_params_of (d);
+  uint64_t t = 0, i, s;
+  struct hdd_cost c;
+
+  ck_assert_uint_gt (p->write_entries, 0);
+  rng_state = 11;
+  for (i = 0; i < 2000; i++)
+    t += serve_at (d, IO_WRITE, rnd () % (4 * GIB / 4096) * 4096, 4096, t,
+                   &c);
+  ck_assert_uint_le (hdd_dirty_bytes (d), p->write_entries * 4096);
+  s = serve_at (d, IO_FLUSH, 0, 0, t, &c);
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+  ck_assert_msg ((double) s <= (double) p->overhead
+                 + (double) p->write_entries * worst_access (d, 8),
+                 "%s: flush took %.3f ms", profiles[_i], (double) s / 1e6);
   hdd_free (d);
 }
 END_TEST
@@ -930,6 +1064,10 @@ cache_suite (void)
   tcase_add_test (tc, test_idle_destage);
   tcase_add_test (tc, test_request_waits_for_destage);
   tcase_add_test (tc, test_cache_full);
+  tcase_add_test (tc, test_write_entries_bound);
+  tcase_add_test (tc, test_write_entries_appending);
+  tcase_add_test (tc, test_write_entries_legacy);
+  tcase_add_loop_test (tc, test_flush_bounded_by_entries, 0, 3);
   tcase_add_test (tc, test_media_writes);
   tcase_add_test (tc, test_read_hits);
   tcase_add_test (tc, test_stream_keeps_what_it_read);

@@ -92,6 +92,8 @@ random_params (void)
   static const char *const heads[] = { "1", "2", "5" };
   static const char *const ovs[] = { "0", "50us", "0.3ms" };
   static const char *const mts[] = { "0", "4K", "128K", "1280K" };
+  static const char *const entries[] = { "0", "1", "3", "64" };
+  static const char *const legacies[] = { "false", "true" };
   struct hdd_params *p = hdd_params_new ();
   char err[HDD_ERRLEN];
   const char *kv[] = {
@@ -99,7 +101,9 @@ random_params (void)
     "cache-segments", PICK (segs), "readahead", PICK (ras),
     "placement", PICK (places), "layout", PICK (layouts),
     "rpm", PICK (rpms), "zones", PICK (zones), "surfaces", PICK (heads),
-    "overhead", PICK (ovs), "max-transfer", PICK (mts), NULL,
+    "overhead", PICK (ovs), "max-transfer", PICK (mts),
+    "write-cache-entries", PICK (entries), "legacy", PICK (legacies),
+    NULL,
   };
   const char **k;
 

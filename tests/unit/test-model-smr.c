@@ -13,6 +13,8 @@
 
 #include "run-suite.h"
 #include "test-model-util.h"
+#include "../../model/geometry.h"
+#include "../../model/media_cache.h"
 #include "../../model/smr.h"
 
 #define MIB (UINT64_C(1) << 20)
@@ -27,15 +29,24 @@ smr_drive (const char *const *more)
 {
   const char *kv[64] = {
     "cache", "off", "smr", "1", "smr-band-outer", "32M",
-    "smr-band-inner", "16M", "smr-pc-size", "1G", "smr-pc-at", "0",
-    "smr-map-extents", "1000", "smr-idle", "1s", "smr-seq-min", "512K",
+    "smr-band-inner", "16M", "media-cache-size", "1G",
+    "media-cache-at", "0", "media-cache-entries", "1000",
+    "media-cache-max-write", "64M", "media-cache-idle", "1s",
+    "smr-seq-min", "512K",
   };
-  size_t n = 18, i;
+  size_t n = 20, i;
 
   for (i = 0; more && more[i]; i++)
     kv[n++] = more[i];
   kv[n] = NULL;
   return drive ("st4000nm0033", kv, 0, 1);
+}
+
+/* Sectors of the 4 KiB at off staged in the media cache. */
+static uint64_t
+staged (const struct hdd *d, uint64_t off)
+{
+  return mc_overlap (hdd_media_cache (d), hdd_image_to_lba (d, off), 8);
 }
 
 static struct hdd_smr_state
@@ -98,8 +109,9 @@ START_TEST (test_band_sizes)
 END_TEST
 
 /* A small write in the middle of a band is staged: one map entry, its
- * sectors in the log, the head at the log's frontier (the region at
- * LBA 0: smr-pc-at=0).
+ * sectors in the log, the head on the log's first track (the region at
+ * LBA 0: media-cache-at=0; the media cache lands a write where the
+ * head meets the log's track).
  */
 START_TEST (test_small_write_staged)
 {
@@ -111,7 +123,8 @@ START_TEST (test_small_write_staged)
   st = state (d);
   ck_assert_uint_eq (st.map_entries, 1);
   ck_assert_uint_eq (st.logged_bytes, 4096);
-  ck_assert_uint_eq (hdd_head_offset (d), 4096);
+  ck_assert_uint_le (hdd_head_offset (d),
+                     hdd_params_of (d)->spt_outer * 512);
   ck_assert_uint_eq (st.bands_cleaned, 0);
   hdd_free (d);
 }
@@ -146,7 +159,7 @@ END_TEST
  */
 START_TEST (test_map_full_forces_fifo_cleaning)
 {
-  const char *more[] = { "smr-map-extents", "4", NULL };
+  const char *more[] = { "media-cache-entries", "4", NULL };
   struct hdd *d = smr_drive (more);
   struct hdd_cost c;
   uint64_t t = 0, i;
@@ -162,12 +175,29 @@ START_TEST (test_map_full_forces_fifo_cleaning)
   ck_assert_msg ((double) c.busy_ns >= band_passes_ns (d, band_bytes (d, 70)),
                  "cleaning a band took only %.1f ms", c.busy_ns / 1e6);
   /* The first band staged (70) was cleaned: its data is in place. */
-  ck_assert (!smr_read_staged (hdd_smr (d),
-                               hdd_image_to_lba (d, band_at (d, 70) + MIB),
-                               8));
-  ck_assert (smr_read_staged (hdd_smr (d),
-                              hdd_image_to_lba (d, band_at (d, 20) + MIB),
-                              8));
+  ck_assert_uint_eq (staged (d, band_at (d, 70) + MIB), 0);
+  ck_assert_uint_eq (staged (d, band_at (d, 20) + MIB), 8);
+  hdd_free (d);
+}
+END_TEST
+
+/* Cleaning takes the band of the oldest staged write, and only it: a
+ * write in the next band stays staged.
+ */
+START_TEST (test_cleaning_takes_the_band)
+{
+  const char *more[] = { "media-cache-entries", "3", NULL };
+  struct hdd *d = smr_drive (more);
+  struct hdd_cost c;
+  uint64_t t = 0;
+
+  t += serve_at (d, IO_WRITE, band_at (d, 2) + MIB, 4096, t, &c);
+  t += serve_at (d, IO_WRITE, band_at (d, 3) + MIB, 4096, t, &c);
+  t += serve_at (d, IO_WRITE, band_at (d, 200) + MIB, 4096, t, &c);
+  t += serve_at (d, IO_WRITE, band_at (d, 300) + MIB, 4096, t, &c);
+  ck_assert_uint_eq (state (d).bands_cleaned, 1);
+  ck_assert_uint_eq (staged (d, band_at (d, 2) + MIB), 0);
+  ck_assert_uint_eq (staged (d, band_at (d, 3) + MIB), 8);
   hdd_free (d);
 }
 END_TEST
@@ -177,7 +207,8 @@ END_TEST
  */
 START_TEST (test_log_full_forces_cleaning)
 {
-  const char *more[] = { "smr-pc-size", "64K", NULL };
+  const char *more[] = { "media-cache-size", "64K",
+                         "media-cache-max-write", "64K", NULL };
   struct hdd *d = smr_drive (more);
   struct hdd_cost c;
   uint64_t t = 0;
@@ -246,7 +277,6 @@ END_TEST
 START_TEST (test_fragmented_read)
 {
   struct hdd *d = smr_drive (NULL);
-  const struct smr *s = hdd_smr (d);
   struct hdd_cost c;
   uint64_t t = 0, b = band_at (d, 200);
 
@@ -259,7 +289,7 @@ START_TEST (test_fragmented_read)
   /* Three pieces, two of them after a seek between the region and the
      band, at least a one-cylinder seek each. */
   ck_assert_uint_ge (c.seek_ns, 2 * hdd_params_of (d)->seek_track);
-  ck_assert (s->entries == 1);
+  ck_assert_uint_eq (state (d).map_entries, 1);
   hdd_free (d);
 }
 END_TEST
@@ -273,7 +303,7 @@ START_TEST (test_aged)
 
   ck_assert_uint_eq (hdd_params_of (d)->smr_aged, 50);
   ck_assert_uint_eq (st.map_entries, 500);
-  /* 500 entries of 1 GiB / 2 / 500 each. */
+  /* 500 entries of 1 GiB / 2 / 500 each, in whole sectors. */
   ck_assert_uint_eq (st.logged_bytes, 500 * ((GIB / 2 / 500) / 512 * 512));
   hdd_free (d);
 }
@@ -284,7 +314,7 @@ END_TEST
  */
 START_TEST (test_estimate_gives_back)
 {
-  const char *more[] = { "smr-map-extents", "2", NULL };
+  const char *more[] = { "media-cache-entries", "2", NULL };
   struct hdd *d = smr_drive (more);
   struct hdd_cost c;
   struct io io = { .op = IO_WRITE, .offset = band_at (d, 33) + MIB,
@@ -297,9 +327,7 @@ START_TEST (test_estimate_gives_back)
   e = hdd_estimate (d, &io, t, NULL);
   ck_assert_uint_eq (state (d).bands_cleaned, 0);
   ck_assert_uint_eq (state (d).map_entries, 2);
-  ck_assert (smr_read_staged (hdd_smr (d),
-                              hdd_image_to_lba (d, band_at (d, 11) + MIB),
-                              8));
+  ck_assert_uint_eq (staged (d, band_at (d, 11) + MIB), 8);
   s = hdd_serve (d, &io, t, &c);
   ck_assert_uint_eq (s, e);
   ck_assert_uint_eq (state (d).bands_cleaned, 1);
@@ -322,6 +350,11 @@ START_TEST (test_bad_values)
   ck_assert_int_eq (hdd_params_set (p, "smr", "1", err, sizeof err), 0);
   d = hdd_new (p, GIB, 1, err, sizeof err);
   ck_assert_ptr_null (d);
+  ck_assert_ptr_nonnull (strstr (err, "media-cache-size"));
+  ck_assert_int_eq (hdd_params_set (p, "media-cache-size", "1G", err,
+                                    sizeof err), 0);
+  d = hdd_new (p, GIB, 1, err, sizeof err);
+  ck_assert_ptr_null (d);
   ck_assert_ptr_nonnull (strstr (err, "smr-band"));
   hdd_params_free (p);
 }
@@ -338,6 +371,7 @@ smr_suite (void)
   tcase_add_test (tc, test_small_write_staged);
   tcase_add_test (tc, test_whole_band_sequential_in_place);
   tcase_add_test (tc, test_map_full_forces_fifo_cleaning);
+  tcase_add_test (tc, test_cleaning_takes_the_band);
   tcase_add_test (tc, test_log_full_forces_cleaning);
   tcase_add_test (tc, test_idle_cleaning);
   tcase_add_test (tc, test_request_waits_for_cleaning);
