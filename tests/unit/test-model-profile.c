@@ -40,10 +40,11 @@ START_TEST (test_builtin_profiles)
 {
   static const char *const names[] = {
     "st340014a", "st4000nm0033", "st500lt012", "fixed",
+    "st8000as0002", "wd40efax",
   };
   size_t i;
 
-  for (i = 0; i < 4; i++) {
+  for (i = 0; i < 6; i++) {
     struct hdd_params *p = hdd_params_new ();
     char err[HDD_ERRLEN];
     struct hdd *d;
@@ -67,7 +68,7 @@ START_TEST (test_builtin_profiles)
     ck_assert_uint_eq (p->iface_rate, 100000000);
     hdd_params_free (p);
   }
-  ck_assert_ptr_null (hdd_profile_list[4]);
+  ck_assert_ptr_null (hdd_profile_list[6]);
 }
 END_TEST
 
