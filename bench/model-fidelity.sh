@@ -26,6 +26,7 @@ CORE=${HDDSIM_CORE:-$TOP/build/libhddsim-core.a}
 cat > "$WORK/params.c" <<'C'
 #include <stdio.h>
 #include "hdd.h"
+#include "../profile/profile.h"
 int
 main (int argc, char **argv)
 {
@@ -70,14 +71,20 @@ io4k = 4096 / iface * 1e9
 rand_read = sa + rev / 2 + x4k + ov + 512 / iface * 1e9
 media_write = sa + settle + rev / 2 + x4k + ov
 # Write-back, QD1 random writes (a lower bound): the cache fills, then
-# each write waits for one destage write; the arm destages back to back in C-LOOK
-# (ascending LBA) order through the K dirty 4K blocks.  Sparse (fewer
+# each write waits for one destage write; the arm destages back to back
+# through the K dirty 4K blocks, K the cache's bytes over 4K or
+# write-cache-entries=, the fewer (issue 25).  In C-LOOK (ascending LBA)
+# order, as the bound below; by Write Cache Reordering (the drive's
+# order with the entries bounded: the soonest of the K), no slower.  Sparse (fewer
 # than one per track of the image's footprint): each costs a seek of
 # about 1/K of the stroke (square-root law between seek-track and
 # seek-full), the settle and half a revolution.  Dense: the sweep
 # passes each track once, a revolution and a switch per track, shared
 # by the blocks on it.
 cap = float(p["capacity"]); k = float(p["cache-size"]) / 4096
+entries = float(p.get("write-cache-entries", "0") or 0)
+if entries > 0 and p.get("legacy", "false") != "true":
+    k = min(k, entries)
 spt = (so + si) / 2
 ncyl = cap / (h * 512 * spt)
 tracks = 4 * 2**30 / 512 / spt          # the 4 GiB image's footprint

@@ -594,6 +594,36 @@ cache_entries_full (const struct cache *c, uint64_t lba, uint64_t n,
   return c->dirty->len + (destaging ? 1 : 0) >= c->max_entries;
 }
 
+/* Write Cache Reordering (Western Digital's name for it: the
+ * Ultrastar HC580 specification, Table 59, SET FEATURES feature code
+ * 0002h, "Enable Write Cache Reordering", enabled by default): the
+ * drive writes back first the dirty range whose start the arm reaches
+ * soonest, as it orders its queued commands.  Each range is looked at,
+ * so only with the entries bounded (a few dozen).
+ */
+bool
+cache_destage_reordered (const struct cache *c,
+                         uint64_t (*cost) (void *ctx, uint64_t lba),
+                         void *ctx, struct extent *piece)
+{
+  struct extent e;
+  uint64_t from = 0, best = UINT64_MAX;
+  bool found = false;
+
+  while (extents_next (c->dirty, from, &e) && e.lba >= from) {
+    uint64_t k = cost (ctx, e.lba);
+    if (k < best) {
+      best = k;
+      *piece = e;
+      found = true;
+    }
+    from = e.lba + e.n;
+  }
+  if (found)
+    piece->n = min64 (piece->n, DESTAGE_MAX_SECTORS);
+  return found;
+}
+
 bool
 cache_destage_next (const struct cache *c, uint64_t head_lba,
                     struct extent *piece)

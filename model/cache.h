@@ -177,6 +177,14 @@ extern bool cache_entries_full (const struct cache *, uint64_t lba,
  */
 extern bool cache_destage_next (const struct cache *, uint64_t head_lba,
                                 struct extent *piece);
+/* The next destage write by Write Cache Reordering: the dirty range
+ * (its first DESTAGE_MAX_SECTORS) of least cost(ctx, its first LBA),
+ * the first of equals in LBA order; false if nothing is dirty.
+ */
+extern bool cache_destage_reordered (const struct cache *,
+                                     uint64_t (*cost) (void *ctx,
+                                                       uint64_t lba),
+                                     void *ctx, struct extent *piece);
 
 static inline bool
 cache_has_dirty (const struct cache *c)

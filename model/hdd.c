@@ -307,10 +307,43 @@ stream_stop (struct hdd *d, uint64_t t)
   }
 }
 
+/* What the arm takes from 'destage_at' to the start of a write at lba:
+ * positioning and rotational wait.
+ */
+struct destage_probe {
+  const struct hdd *d;
+  uint64_t t;
+};
+
+static uint64_t
+destage_reach_ns (void *ctx, uint64_t lba)
+{
+  const struct destage_probe *pr = ctx;
+  struct arm a = arm_of (pr->d);
+  struct hdd_cost c = { 0 };
+
+  mech_access (&pr->d->mech, &a, true, pr->t, lba, 1, &c);
+  return c.seek_ns + c.rot_ns;
+}
+
+/* The next destage write from t: the range the arm reaches soonest
+ * (Write Cache Reordering, cache.c) when the entries are bounded, else
+ * (and with legacy=true, as before issue 25) the next in C-LOOK order.
+ */
+static bool
+destage_pick (const struct hdd *d, uint64_t t, struct extent *piece)
+{
+  struct destage_probe pr = { d, t };
+
+  if (d->cache.max_entries == 0)
+    return cache_destage_next (&d->cache, d->head_lba, piece);
+  return cache_destage_reordered (&d->cache, destage_reach_ns, &pr, piece);
+}
+
 static uint64_t smr_media_write (struct hdd *, uint64_t lba, uint64_t n,
                                  uint64_t t, struct hdd_cost *, bool own);
 
-/* Write one piece of dirty data (the cache picks it) from time t;
+/* Write one piece of dirty data (destage_pick's) from time t;
  * returns the end time.
  */
 static uint64_t
@@ -321,9 +354,11 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
   struct arm a0;
   uint64_t t0;
 
-  if (!cache_destage_next (&d->cache, d->head_lba, &piece))
+  if (!cache_has_dirty (&d->cache))
     return t;
   t = c ? arm_wait (d, t, c) : max64 (t, d->mech_free);
+  if (!destage_pick (d, t, &piece))
+    return t;
   a0 = a;
   t0 = t;
   if (d->smr.on) {
@@ -755,9 +790,10 @@ mc_land_on_track (const struct hdd *d, uint64_t t, uint64_t h, uint64_t n)
     return h;
   /* Slot h + (spt - q) comes round within a sector of the wait's
      whole sectors; rounding may leave it just passed: then the next. */
-  for (j = l.spt - q; j <= l.spt - q + 2 && j + n <= l.run && h + j + n <= end;
-       j++) {
+  for (j = l.spt - q; j <= l.spt - q + 2; j++) {
     struct hdd_cost cj = { 0 };
+    if (j + n > l.run || h + j + n > end)
+      return NEVER;             /* past the track's end: the next */
     a = arm_of (d);
     mech_access (&d->mech, &a, true, t, h + j, 1, &cj);
     if (cj.rot_ns < c1.rot_ns)

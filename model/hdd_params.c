@@ -616,6 +616,10 @@ params_defaults (struct hdd_params *p)
   p->mc_max_write = 64 * 1024;
   p->mc_region = 64 * 1024 * 1024;
   p->mc_idle = 100 * 1000 * 1000;
+  /* What a 4K staged write takes in all on Seagate's Exos X18 (550
+     IOPS, 4K QD16, write cache disabled: 1.8 ms), less the command
+     and the media write (docs/model.md "The media cache"). */
+  p->mc_overhead = 1500 * 1000;
 }
 
 struct hdd_params *

@@ -298,6 +298,54 @@ START_TEST (test_flush_bounded_by_entries)
 }
 END_TEST
 
+/* The offset of the first media write the drive reports. */
+static void
+note_first_write (void *opaque, const struct hdd_media_write *w)
+{
+  uint64_t *first = opaque;
+
+  if (*first == UINT64_MAX)
+    *first = w->offset;
+}
+
+/* Write Cache Reordering: the arm over 100 GiB (a read there), two
+ * cached writes, P near the drive's inner edge (3,700 GiB) and Q 1 MiB
+ * before the read.  C-LOOK from the head writes P back first (it comes
+ * after the head in LBA order).  The drive reaches Q sooner: a seek of
+ * a few cylinders (< 1 ms) plus write settle and at most a revolution
+ * (4 ms at the 15,000 rpm set here), 5.5 ms at most, where P's seek,
+ * over more than a third of the stroke, takes more than seek-avg plus
+ * write settle, 9 ms: Q is written back first.  legacy=true keeps
+ * C-LOOK: P first.
+ */
+START_TEST (test_destage_reordered)
+{
+  static const char *const kv[][5] = {
+    { "rpm", "15000", NULL },
+    { "rpm", "15000", "legacy", "true", NULL },
+  };
+  const uint64_t p_off = 3700 * GIB, q_off = 100 * GIB - (1 << 20);
+  unsigned i;
+
+  for (i = 0; i < 2; i++) {
+    struct hdd *d = drive ("st4000nm0033", kv[i], 0, 1);
+    uint64_t t = 0, first = UINT64_MAX;
+    struct hdd_cost c;
+
+    hdd_set_media_observer (d, note_first_write, &first);
+    t += serve_at (d, IO_READ, 100 * GIB, 4096, t, &c);
+    t += 100 * MS;                      /* the read-ahead is over */
+    t += serve_at (d, IO_WRITE, p_off, 4096, t, &c);
+    ck_assert (c.cache_hit);
+    serve_at (d, IO_WRITE, q_off, 4096, t, &c);
+    hdd_idle (d, t + SEC);
+    ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+    ck_assert_uint_eq (first, i == 0 ? q_off : p_off);
+    hdd_free (d);
+  }
+}
+END_TEST
+
 /* FUA writes and cache=off/wt writes go to the media. */
 START_TEST (test_media_writes)
 {
@@ -1068,6 +1116,7 @@ cache_suite (void)
   tcase_add_test (tc, test_write_entries_appending);
   tcase_add_test (tc, test_write_entries_legacy);
   tcase_add_loop_test (tc, test_flush_bounded_by_entries, 0, 3);
+  tcase_add_test (tc, test_destage_reordered);
   tcase_add_test (tc, test_media_writes);
   tcase_add_test (tc, test_read_hits);
   tcase_add_test (tc, test_stream_keeps_what_it_read);

@@ -94,6 +94,8 @@ random_params (void)
   static const char *const mts[] = { "0", "4K", "128K", "1280K" };
   static const char *const entries[] = { "0", "1", "3", "64" };
   static const char *const legacies[] = { "false", "true" };
+  static const char *const mcs[] = { "0", "64M" };
+  static const char *const mc_entries[] = { "4", "8192" };
   struct hdd_params *p = hdd_params_new ();
   char err[HDD_ERRLEN];
   const char *kv[] = {
@@ -103,6 +105,7 @@ random_params (void)
     "rpm", PICK (rpms), "zones", PICK (zones), "surfaces", PICK (heads),
     "overhead", PICK (ovs), "max-transfer", PICK (mts),
     "write-cache-entries", PICK (entries), "legacy", PICK (legacies),
+    "media-cache-size", PICK (mcs), "media-cache-entries", PICK (mc_entries),
     NULL,
   };
   const char **k;
