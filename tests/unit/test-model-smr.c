@@ -153,6 +153,30 @@ START_TEST (test_whole_band_sequential_in_place)
 }
 END_TEST
 
+/* Through the RAM write cache, each command's data goes where the
+ * command decided when it arrived: two 1 MiB commands from a band's
+ * start go home, eight 32 KiB ones in a row (merged in the cache into
+ * one 256 KiB range) are staged.
+ */
+START_TEST (test_write_cache_keeps_the_commands_way)
+{
+  const char *more[] = { "cache", "wb", NULL };
+  struct hdd *d = smr_drive (more);
+  struct hdd_cost c;
+  uint64_t t = 0, i, b = band_at (d, 40), e = band_at (d, 90) + MIB;
+
+  t += serve_at (d, IO_WRITE, b, MIB, t, &c);
+  t += serve_at (d, IO_WRITE, b + MIB, MIB, t, &c);
+  for (i = 0; i < 8; i++)
+    t += serve_at (d, IO_WRITE, e + i * 32768, 32768, t, &c);
+  t += serve_at (d, IO_FLUSH, 0, 0, t, &c);
+  ck_assert_uint_eq (hdd_dirty_bytes (d), 0);
+  ck_assert_uint_eq (mc_overlap (hdd_media_cache (d), b / 512, 4096), 0);
+  ck_assert_uint_eq (mc_overlap (hdd_media_cache (d), e / 512, 512), 512);
+  hdd_free (d);
+}
+END_TEST
+
 /* The map full: the next staged write waits while the band staged
  * first is cleaned (FIFO); the host's wait is at least two passes of
  * that band.
@@ -370,6 +394,7 @@ smr_suite (void)
   tcase_add_test (tc, test_band_sizes);
   tcase_add_test (tc, test_small_write_staged);
   tcase_add_test (tc, test_whole_band_sequential_in_place);
+  tcase_add_test (tc, test_write_cache_keeps_the_commands_way);
   tcase_add_test (tc, test_map_full_forces_fifo_cleaning);
   tcase_add_test (tc, test_cleaning_takes_the_band);
   tcase_add_test (tc, test_log_full_forces_cleaning);
