@@ -146,8 +146,9 @@ smr_written_home (struct smr *s, uint64_t lba, uint64_t n)
 /* ---- cleaning a band ---- */
 
 /* Read the band, read its staged extents from the log (in home order,
- * as the map keeps them), write the band back whole: Skylight's
- * read-modify-write, one band at a time.
+ * as the map keeps them), write the band back whole: the band's
+ * read-modify-write that shingling forces, one band at a time (Skylight
+ * as recalled, not verified in its text: docs/smr.md, Sources).
  */
 uint64_t
 smr_clean_band (const struct media_cache *mc, const struct mc_job *job,

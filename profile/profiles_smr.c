@@ -16,36 +16,45 @@
 #define SKYLIGHT "Aghayev & Desnoyers, Skylight - A Window on Shingled " \
   "Disk Operation, FAST '15, and ACM ToS 11(4) 2015, the 8 TB Seagate " \
   "drive's properties (docs/smr.md, sources)"
+/* Skylight's numbers were quoted from memory; the stored copies of the
+ * paper give only its abstract, so each is an estimate until re-read.
+ */
+#define NOT_VERIFIED "estimate, as recalled from "
+#define UNREAD " (not verified: the stored copies give only the abstract)"
 
 /* Seagate Archive HDD v2, 8 TB: the drive Skylight (ToS 2015) and
  * Shafaei et al. (ToS 2017) characterised.
  */
 static const struct hdd_profile_value st8000as0002_values[] = {
-  { "capacity", "8001563222016", "Seagate Archive HDD Gen 2 product "
-    "manual 100757960 rev. A (2014): 15,628,053,168 guaranteed sectors "
-    "(IDEMA 8 TB)" },
-  { "rpm", "5900", "Archive HDD Gen 2 product manual: 5900 rpm" },
+  { "capacity", "8001563222016", "8,001,563,222,016 bytes: the device "
+    "size the ST8000AS0002 reports (smartctl 'User Capacity'; aicodix/smr "
+    "README 'device size in bytes'), 15,628,053,168 sectors; the product "
+    "manual 100757960 rev. A's table not re-read" },
+  { "rpm", "5900", "5900 RPM (Seagate's 2014 announcement as reported: "
+    "lensvid.com; the product manual's table not re-read)" },
   { "surfaces", "12", "estimate: six platters of 1.33 TB, two heads each "
-    "(the 8 TB Archive's published platter count as reported by "
-    "reviews; the manual gives no head count)" },
+    "(pcinside.info's review: 1.33 TB a platter, the 8 TB 'houses no "
+    "less than 6 platters'; the manual gives no head count)" },
   { "zones", "24", "estimate" },
-  { "sectors-outer", "3860", "Archive HDD Gen 2 product manual: maximum "
-    "sustained transfer rate 190 MB/s at the OD; 190e6 / (5900/60) / 512 "
+  { "sectors-outer", "3860", "190 MB/s maximum sustained rate (Seagate's "
+    "figure as reported: lensvid.com, '150MB/sec (190MB/sec max)'; the "
+    "product manual's table not re-read); 190e6 / (5900/60) / 512 "
     "= 3774 sectors a revolution, plus ~2% for the skews" },
   { "sectors-inner", "1930", "estimate: half the outer track (a 3.5\" "
-    "platter's inner/outer radius); gives the manual's 150 MB/s average "
-    "within 10%" },
+    "platter's inner/outer radius); gives the 150 MB/s average (as "
+    "reported) within 10%" },
   { "layout", "serpentine", "modern drives" },
   { "seek-track", "1ms", "estimate" },
-  { "seek-avg", "8.5ms", "estimate: Seagate's 3.5\" desktop and archive "
-    "drives of 2014 quote 8.5 ms average read seek" },
+  { "seek-avg", "8.5ms", "estimate (Seagate's 3.5\" drives of 2014 quote "
+    "8.5 ms average read seek, as recalled: not verified)" },
   { "seek-full", "17ms", "estimate: twice the average" },
   { "write-settle", "0.5ms", "estimate" },
   { "head-switch", "0.5ms", "estimate" },
   { "iface-rate", "600M", "SATA 6 Gb/s (product manual)" },
   { "overhead", "0.1ms", "estimate" },
   { "cache", "wb", "ATA drives ship with the write cache on" },
-  { "cache-size", "128M", "product manual: 128 MB cache" },
+  { "cache-size", "128M", "128 MB cache (hardwareslave.com's review: "
+    "'the usual cache (128MB for this model)'; the manual not re-read)" },
   { "cache-segments", "16", "estimate" },
   { "readahead", "512K", "estimate" },
   { "max-transfer", "0", "unlimited until measured in a guest; the "
@@ -55,21 +64,23 @@ static const struct hdd_profile_value st8000as0002_values[] = {
   { "ncq-max-wait", "2.4s", "as the other SATA profiles" },
   { "ncq-overhead", "0", "as the other SATA profiles" },
   { "ncq-lookahead", "5", "as the desktop profiles" },
-  { "smr", "1", "drive-managed SMR: Seagate markets the Archive HDD as "
-    "SMR (product manual); " SKYLIGHT },
-  { "smr-band-outer", "40M", SKYLIGHT ": bands of 15 to 40 MiB, the "
-    "larger at the OD" },
-  { "smr-band-inner", "15M", SKYLIGHT },
-  { "media-cache-size", "25G", SKYLIGHT ": the persistent cache (the "
-    "media cache) holds about 25 GiB" },
-  { "media-cache-at", "0", SKYLIGHT ": the persistent cache at the outer "
-    "diameter (seen through the drive's window with a camera)" },
-  { "media-cache-entries", "250000", SKYLIGHT ": about 250,000 random "
-    "writes are staged before the map is full and cleaning is forced" },
+  { "smr", "1", "drive-managed SMR: pcinside.info's review (Seagate's "
+    "'Shingled Magnetic Recording'); smartctl's drive database, 'Seagate "
+    "Archive HDD (SMR)'; " SKYLIGHT },
+  { "smr-band-outer", "40M", NOT_VERIFIED SKYLIGHT ": bands of 15 to 40 "
+    "MiB, the larger at the OD" UNREAD },
+  { "smr-band-inner", "15M", NOT_VERIFIED SKYLIGHT UNREAD },
+  { "media-cache-size", "25G", NOT_VERIFIED SKYLIGHT ": the persistent "
+    "cache holds about 25 GiB" UNREAD "; checked against aicodix/smr's "
+    "'around 32GiB' (bench/smr-check)" },
+  { "media-cache-at", "0", NOT_VERIFIED SKYLIGHT ": the persistent cache "
+    "at the outer diameter" UNREAD },
+  { "media-cache-entries", "250000", NOT_VERIFIED SKYLIGHT ": about "
+    "250,000 random writes staged before cleaning is forced" UNREAD },
   { "media-cache-max-write", "256M", "every write not sent home is staged "
-    "(Skylight): any command length the host sends" },
-  { "media-cache-idle", "1500ms", "estimate from " SKYLIGHT ": cleaning "
-    "starts after the drive has been idle a second or two" },
+    "(Skylight, as recalled: not verified): any command length" },
+  { "media-cache-idle", "1500ms", NOT_VERIFIED SKYLIGHT ": cleaning "
+    "starts after the drive has been idle a second or two" UNREAD },
   { "media-cache-overhead", "0", "estimate: the map's update hidden in "
     "the media write" },
   { "smr-seq-min", "512K", "estimate: commands of 512 KiB (mdraid's "
@@ -82,14 +93,17 @@ static const struct hdd_profile_value st8000as0002_values[] = {
 
 /* WD Red 4 TB, WD40EFAX: the DM-SMR NAS drive of the 2020 affair. */
 static const struct hdd_profile_value wd40efax_values[] = {
-  { "capacity", "4000787030016", "WD Red datasheet 2879-800002 (2020): "
-    "4 TB, 7,814,037,168 sectors (IDEMA 4 TB)" },
-  { "rpm", "5400", "WD Red datasheet: 5400 RPM class" },
+  { "capacity", "4000787030016", "4 TB: 7,814,037,168 sectors, IDEMA "
+    "LBA1-03's count for 4 TB (97,696,368 + 1,953,504 x (4000 - 50)); "
+    "the WD Red datasheet not re-read" },
+  { "rpm", "5400", "5400 RPM class (the WD Red line's class; a WD40EFAX "
+    "owner's report, uap14475.hatenadiary.jp: 5400rpm; the datasheet "
+    "not re-read)" },
   { "surfaces", "6", "estimate: three platters (WD publishes no head "
     "count)" },
   { "zones", "24", "estimate" },
-  { "sectors-outer", "3990", "WD Red datasheet: interface transfer rate "
-    "up to 180 MB/s (host to/from drive, sustained); 180e6 / 90 / 512 = "
+  { "sectors-outer", "3990", "estimate, as recalled from the WD Red "
+    "datasheet (not verified: no stored copy found): up to 180 MB/s; 180e6 / 90 / 512 = "
     "3906 sectors a revolution, plus ~2% for the skews" },
   { "sectors-inner", "1995", "estimate: half the outer track" },
   { "layout", "serpentine", "modern drives" },
@@ -102,7 +116,8 @@ static const struct hdd_profile_value wd40efax_values[] = {
   { "iface-rate", "600M", "SATA 6 Gb/s (datasheet)" },
   { "overhead", "0.1ms", "estimate" },
   { "cache", "wb", "ATA drives ship with the write cache on" },
-  { "cache-size", "256M", "WD Red datasheet: 256 MB cache (WD40EFAX)" },
+  { "cache-size", "256M", "estimate, as recalled from the WD Red "
+    "datasheet (not verified: no stored copy found): 256 MB" },
   { "cache-segments", "16", "estimate" },
   { "readahead", "512K", "estimate" },
   { "max-transfer", "0", "unlimited until measured in a guest; the "
@@ -114,22 +129,24 @@ static const struct hdd_profile_value wd40efax_values[] = {
   { "ncq-lookahead", "5", "as the desktop profiles" },
   { "smr", "1", "WD's statement of April 2020 (blog.westerndigital.com, "
     "'WD Red NAS drives': the 2-6 TB EFAX models are DM-SMR) and the WD "
-    "Red datasheet's recording technology 'SMR'" },
+    "Red datasheet's recording technology 'SMR'; Ars Technica, June 2020: "
+    "'The existing SMR models - WD 20/30/40/60 EFAX')" },
   { "smr-band-outer", "40M", "estimate: Skylight's Seagate bands (15-40 "
-    "MiB); WD publishes none" },
+    "MiB, as recalled: not verified); WD publishes none" },
   { "smr-band-inner", "15M", "estimate, as smr-band-outer" },
   { "media-cache-size", "20G", "estimate: a persistent cache of the "
-    "Seagate class (Skylight: 20-25 GiB on 5-8 TB drives); WD publishes "
-    "no size" },
+    "Seagate class (Skylight's 20-25 GiB on 5-8 TB drives, as recalled: "
+    "not verified); WD publishes no size" },
   { "media-cache-at", "0", "estimate: at the OD, as Skylight saw "
     "Seagate's" },
   { "media-cache-entries", "200000", "estimate: of the Seagate class "
-    "(Skylight), smaller for the smaller cache" },
+    "(Skylight's, as recalled: not verified), smaller for the smaller "
+    "cache" },
   { "media-cache-max-write", "256M", "every write not sent home is "
     "staged" },
-  { "media-cache-idle", "1s", "estimate: WD's statement (April 2020) "
-    "that its DM-SMR drives rely on idle time for background work; no "
-    "delay published" },
+  { "media-cache-idle", "1s", "estimate: WD's statement (2020) as the "
+    "press reported it, drives for 'a great deal of idle time to perform "
+    "background processing'; no delay published" },
   { "media-cache-overhead", "0", "estimate" },
   { "smr-seq-min", "512K", "estimate: mdraid's 512 KiB chunks run at "
     "the media rate, 32 KiB sequential writes do not (Ars Technica, "
@@ -142,7 +159,7 @@ static const struct hdd_profile_value wd40efax_values[] = {
 const struct hdd_profile hdd_profile_st8000as0002 = {
   "st8000as0002", "Seagate Archive HDD v2 ST8000AS0002, 8 TB, 5900 rpm, "
   "drive-managed SMR (shingled): 25 GiB persistent cache, 15-40 MiB "
-  "bands, 128 MB cache, SATA 6 Gb/s (2014)", st8000as0002_values, "1280K",
+  "bands (estimates), 128 MB cache, SATA 6 Gb/s (2014)", st8000as0002_values, "1280K",
 };
 
 const struct hdd_profile hdd_profile_wd40efax = {
