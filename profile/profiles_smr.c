@@ -93,9 +93,10 @@ static const struct hdd_profile_value st8000as0002_values[] = {
 
 /* WD Red 4 TB, WD40EFAX: the DM-SMR NAS drive of the 2020 affair. */
 static const struct hdd_profile_value wd40efax_values[] = {
-  { "capacity", "4000787030016", "4 TB: 7,814,037,168 sectors, IDEMA "
-    "LBA1-03's count for 4 TB (97,696,368 + 1,953,504 x (4000 - 50)); "
-    "the WD Red datasheet not re-read" },
+  { "capacity", "4000787030016", "4,000,787,030,016 bytes (7,814,037,168 "
+    "sectors): smartctl's 'User Capacity' of WD Red 4 TB drives (WD40EFRX, "
+    "the same capacity point; pastebin.com reports); the WD40EFAX's own "
+    "and the datasheet not found" },
   { "rpm", "5400", "5400 RPM class (the WD Red line's class; a WD40EFAX "
     "owner's report, uap14475.hatenadiary.jp: 5400rpm; the datasheet "
     "not re-read)" },
