@@ -34,6 +34,7 @@
 #include "rotation.h"
 #include "seek.h"
 #include "tail.h"
+#include "smr.h"
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
@@ -74,6 +75,8 @@ struct hdd {
      not a locate and a walk.  Out of line, shared with the scratch
      copy (what it holds is the geometry's, whoever fills it). */
   struct reach_memo *memo;
+  struct smr smr;               /* DM-SMR on the media cache (smr.h);
+                                   off unless smr=1 */
   /* Media writes go to media_fn (NULL: nobody asked; always NULL in
      the scratch copy).  own_first, own_end: the image sectors the
      request being served has put in the write cache so far. */
@@ -376,6 +379,9 @@ destage_pick (struct hdd *d, uint64_t t, struct extent *piece)
   return cache_destage_reordered (&d->cache, destage_reach_ns, &pr, piece);
 }
 
+static uint64_t smr_media_write (struct hdd *, uint64_t lba, uint64_t n,
+                                 uint64_t t, struct hdd_cost *, bool own);
+
 /* Write one piece of dirty data (destage_pick's) from time t;
  * returns the end time.
  */
@@ -394,9 +400,14 @@ destage_one (struct hdd *d, uint64_t t, struct hdd_cost *c)
     return t;
   a0 = a;
   t0 = t;
-  t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
-  report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
-  set_arm (d, &a, piece.lba + piece.n);
+  if (d->smr.on) {
+    t = smr_media_write (d, piece.lba, piece.n, t, c, false);
+  }
+  else {
+    t = mech_access (&d->mech, &a, true, t, piece.lba, piece.n, c);
+    report_walk (d, t0, &a0, NULL, piece.lba, piece.n, t, false);
+    set_arm (d, &a, piece.lba + piece.n);
+  }
   d->cache.inflight = piece.n;
   cache_mark_clean (&d->cache, piece.lba, piece.n);
   return t;
@@ -427,10 +438,13 @@ mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c)
   const struct mc_mover mv = { mc_arm_access, d };
   struct mc_job job;
 
+  uint64_t t0 = t;
+
   if (!mc_next_job (&d->mc, &job))
     return t;
   t = mc_clean (&d->mc, &job, &mv, t, c);
   mc_clean_done (&d->mc, &job);
+  d->mc.clean_ns += t - t0;
   d->mech_free = t;
   d->cache.inflight = 0;
   return t;
@@ -528,13 +542,15 @@ media (struct hdd *d, bool write, uint64_t t, struct req_span sp,
     struct bus_follow bus0 = bus ? *bus : (struct bus_follow) { 0 };
     uint64_t t0 = t;
 
+    uint64_t head = lba + n;
+
     if (bus)
       t = mech_walk_bus (&d->mech, &a, write, t, lba, n, c, bus);
     else
       t = mech_access (&d->mech, &a, write, t, lba, n, c);
     if (write)
       report_walk (d, t0, &a0, bus ? &bus0 : NULL, lba, n, t, true);
-    set_arm (d, &a, lba + n);
+    set_arm (d, &a, head);
     if (write)
       cache_write_done (&d->cache, lba, n);
     if (write && d->p.cache == CACHE_WB)
@@ -971,6 +987,80 @@ serve_staged_write (struct hdd *d, uint64_t first, uint64_t lba, uint64_t n,
   return end + wait_bus + d->mc.overhead_ns - t0;
 }
 
+/* ---- DM-SMR (smr.h): media writes, home or to the log ---- */
+
+/* Drive LBAs [lba, lba+n) to the media from t, the arm free: run by
+ * run, what the host's commands sent home (smr_classify) home, the
+ * rest appended to the media cache's log (cleaning first while it is
+ * full: the wait goes to c->busy_ns).  own: the data of the request
+ * being served (else a destage piece).  Returns the end.
+ */
+static uint64_t
+smr_media_write (struct hdd *d, uint64_t lba, uint64_t n, uint64_t t,
+                 struct hdd_cost *c, bool own)
+{
+  struct hdd_cost none = { 0 };
+
+  if (!c)
+    c = &none;                  /* the arm's own time: nobody waits */
+  while (n > 0) {
+    bool home;
+    uint64_t k = smr_run (&d->smr, lba, n, &home), t0 = t, at;
+    struct arm a0 = arm_of (d), a = a0;
+
+    if (home || !mc_wants (&d->mc, lba, k)) {
+      at = lba;
+      t = mech_access (&d->mech, &a, true, t, lba, k, c);
+      mc_forget (&d->mc, lba, k);       /* the band has the newest */
+      smr_written_home (&d->smr, lba, k);
+    }
+    else {
+      t = mc_make_room (d, t, lba, k, c);
+      t0 = t;
+      a0 = a = arm_of (d);
+      at = mc_landing (d, t, k);
+      t = mech_access (&d->mech, &a, true, t, at, k, c);
+      if (!is_scratch (d))      /* the cost is known */
+        mc_stage (&d->mc, lba, k, at);
+    }
+    report_walk (d, t0, &a0, NULL, lba, k, t, own);
+    set_arm (d, &a, at + k);
+    d->mech_free = t;
+    lba += k;
+    n -= k;
+  }
+  return t;
+}
+
+/* A host write reaching the media on a DM-SMR drive (write cache off,
+ * or FUA): the command's overhead, then its runs (smr_media_write).
+ */
+static uint64_t
+serve_smr_write (struct hdd *d, struct req_span sp, uint64_t t,
+                 struct hdd_cost *c)
+{
+  uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
+  uint64_t t0 = t, s = sp.first, end = sp.first + sp.n, e, total;
+
+  t = arm_wait (d, t, c);
+  stream_stop (d, t);
+  c->overhead_ns = ov;
+  e = t + ov;
+  while (s < end) {
+    uint64_t k = min64 (end - s, contiguous_from (d, s));
+    uint64_t lba = image_to_lba (d, s);
+    e = smr_media_write (d, lba, k, e, c, true);
+    cache_write_done (&d->cache, lba, k);
+    if (d->p.cache == CACHE_WB)
+      cache_mark_clean (&d->cache, lba, k);
+    s += k;
+  }
+  /* The data must have crossed the interface before it is written. */
+  total = max64 (e - t, ov + iface_ns (d, sp.n));
+  c->xfer_ns += total - (e - t);
+  return total + (t - t0);
+}
+
 static uint64_t
 serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
                    struct hdd_cost *c)
@@ -978,6 +1068,8 @@ serve_media_write (struct hdd *d, struct req_span sp, uint64_t t,
   uint64_t lba, n, end, total, t0 = t;
   uint64_t ov = cmd_overhead_ns (d, true, write_hit_class (d));
 
+  if (d->smr.on)
+    return serve_smr_write (d, sp, t, c);
   if (single_extent (d, sp, &lba) && mc_wants (&d->mc, lba, sp.n))
     return serve_staged_write (d, sp.first, lba, sp.n, t, c);
   t = arm_wait (d, t, c);
@@ -1101,6 +1193,19 @@ takes_media_write (const struct hdd *d, const struct io *r,
   return d->p.cache != CACHE_WB || r->fua || sp.n > d->cache.cache_sectors;
 }
 
+/* DM-SMR: where the command's data will go is the command's (smr.h). */
+static void
+smr_arrive (struct hdd *d, struct req_span sp)
+{
+  uint64_t s = sp.first, end = sp.first + sp.n;
+
+  while (s < end) {
+    uint64_t n = min64 (end - s, contiguous_from (d, s));
+    smr_classify (&d->smr, image_to_lba (d, s), n);
+    s += n;
+  }
+}
+
 static uint64_t
 serve_write (struct hdd *d, const struct io *r, struct req_span sp,
              uint64_t t, struct hdd_cost *c)
@@ -1112,6 +1217,8 @@ serve_write (struct hdd *d, const struct io *r, struct req_span sp,
     c->reallocated += tr.reallocated;
     c->pending += tr.pending;
   }
+  if (d->smr.on)
+    smr_arrive (d, sp);
   if (takes_fast_write (d, r, sp))
     return serve_fast_write (d, sp, t, c);
   if (takes_media_write (d, r, sp))
@@ -1233,7 +1340,9 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   cache_lend (&s->cache, &d->cache);
   s->mc = mkeep;
   mc_lend (&s->mc, &d->mc);
+  smr_lend (&s->smr, &d->smr);
   cost = hdd_serve (s, r, t, out);
+  smr_return (&s->smr);
   cache_return (&s->cache);
   return cost;
 }
@@ -1327,6 +1436,24 @@ hdd_media_cache (const struct hdd *d)
   return &d->mc;
 }
 
+const struct smr *
+hdd_smr (const struct hdd *d)
+{
+  return &d->smr;
+}
+
+void
+hdd_smr_state (const struct hdd *d, struct hdd_smr_state *out)
+{
+  *out = (struct hdd_smr_state) { 0 };
+  if (d->p.kind == KIND_FIXED || !d->smr.on)
+    return;
+  out->logged_bytes = mc_live_sectors (&d->mc) * SECTOR;
+  out->map_entries = mc_entries (&d->mc);
+  out->bands_cleaned = d->mc.cleaned_steps;
+  out->clean_ns = d->mc.clean_ns;
+}
+
 static int
 init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
            char *err, size_t errlen)
@@ -1346,6 +1473,8 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
       || mc_init (&d->mc, &d->p, err, errlen) == -1)
     return -1;
   if (tail_init (&d->tail, &d->p, d->image_sectors, seed, err, errlen) == -1)
+    return -1;
+  if (smr_init (&d->smr, &d->p, d->lay->g.sectors, &d->mc, err, errlen) == -1)
     return -1;
   if (disksim_ctlr (d)) {
     d->dlay = dlay_new (&d->p);
@@ -1424,6 +1553,7 @@ hdd_free (struct hdd *d)
     tail_free (&d->tail);
     mc_free (&d->mc);
     free (d->memo);
+    smr_free (&d->smr);
     free (d->dlay);
     layout_free (d->lay);
     free (d);

@@ -235,4 +235,17 @@ extern unsigned hdd_actuators (const struct hdd *);
 /* The arm that serves r (0 on a drive with one). */
 extern unsigned hdd_actuator_of (const struct hdd *, const struct io *r);
 
+/* A DM-SMR drive's persistent cache and cleaning (smr=1; all 0
+ * otherwise): the log in use and its map's entries now, and the bands
+ * cleaned and the time the arm spent cleaning them so far.
+ */
+struct hdd_smr_state {
+  uint64_t logged_bytes;
+  uint64_t map_entries;
+  uint64_t bands_cleaned;
+  uint64_t clean_ns;
+};
+
+extern void hdd_smr_state (const struct hdd *, struct hdd_smr_state *out);
+
 #endif /* HDDSIM_HDD_H */

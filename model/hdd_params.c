@@ -368,6 +368,21 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("actuators", PARAM_UINT, FIELD(actuators), 1, 2, NULL,
        "independent arms: 2 = each serves one half of the LBAs, one "
        "command queue for both (Seagate's SATA dual-actuator drives)"),
+  /* ---- drive-managed SMR (smr.c, docs/smr.md) ---- */
+  KEY ("smr", PARAM_UINT, FIELD(smr), 0, 1, NULL,
+       "1: drive-managed shingled recording (SMR): bands, the media "
+       "cache as their persistent cache, cleaning a band at a time"),
+  KEY ("smr-band-outer", PARAM_SIZE, FIELD(smr_band_outer), 0,
+       UINT64_C(1) << 40, NULL, "size of a shingled band at the outer edge "
+       "(LBA 0); sizes go linearly to smr-band-inner="),
+  KEY ("smr-band-inner", PARAM_SIZE, FIELD(smr_band_inner), 0,
+       UINT64_C(1) << 40, NULL, "size of a shingled band at the inner edge"),
+  KEY ("smr-seq-min", PARAM_SIZE, FIELD(smr_seq_min), 0, UINT64_C(1) << 40,
+       NULL, "write commands at least this long that begin a band or "
+       "continue a run in place are written in place, not staged"),
+  KEY ("smr-aged", PARAM_UINT, FIELD(smr_aged), 0, 100, NULL,
+       "percent of the media cache (its log and its map) full at start "
+       "(smr=1); also a fraction 0.0-1.0"),
   { .key = NULL },
 };
 #undef KEY
@@ -729,6 +744,23 @@ params_note_line (struct hdd_params *p, const char *key, unsigned line)
     p->lines[p->nlines++] = (typeof (p->lines[0])) { k, line };
 }
 
+/* smr-aged=0.25: a fraction, kept as the percent it is. */
+static int
+set_fraction_pct (struct hdd_params *p, const char *key, const char *value,
+                  char *err, size_t errlen)
+{
+  char *end, pct[8];
+  double f = strtod (value, &end);
+
+  if (end == value || *end != '\0' || !(f >= 0.0 && f <= 1.0)) {
+    snprintf (err, errlen, "%s=%.64s: expected a fraction from 0.0 to 1.0 "
+              "or a percent from 0 to 100", key, value);
+    return -1;
+  }
+  snprintf (pct, sizeof pct, "%d", (int) (f * 100.0 + 0.5));
+  return param_set (hdd_param_table, p, key, pct, err, errlen);
+}
+
 int
 hdd_params_set (struct hdd_params *p, const char *key, const char *value,
                 char *err, size_t errlen)
@@ -751,6 +783,8 @@ hdd_params_set (struct hdd_params *p, const char *key, const char *value,
     value = "0";
   if (strcmp (key, bad_sectors_key) == 0)
     return set_bad_file (p, value, err, errlen);
+  if (strcmp (key, "smr-aged") == 0 && strchr (value, '.'))
+    return set_fraction_pct (p, key, value, err, errlen);
   r = param_set (hdd_param_table, p, key, value, err, errlen);
   if (r == 0 && strcmp (key, "service") == 0)
     p->kind = KIND_FIXED;
@@ -901,6 +935,16 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
   }
   if (p->kind == KIND_FIXED)
     return 0;
+  if (p->smr && p->controller == CTLR_DISKSIM) {
+    snprintf (err, errlen, "smr=1: not with controller=disksim (DiskSim's "
+              "controller has no shingled bands)");
+    return -1;
+  }
+  if (p->smr && (p->mc_size == 0 || p->legacy)) {
+    snprintf (err, errlen, "smr=1: needs the media cache as its persistent "
+              "cache (media-cache-size=, and not legacy=true)");
+    return -1;
+  }
   if (p->write_settle_neg && p->position_rule != POSITION_DISKSIM) {
     char a[32];
     snprintf (err, errlen, "write-settle-neg=%s: needs position-rule="

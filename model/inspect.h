@@ -21,5 +21,8 @@ extern const struct hdd_params *hdd_params_of (const struct hdd *);
 extern uint64_t hdd_image_to_lba (const struct hdd *, uint64_t offset);
 /* The media cache (media_cache.h): its map, its log. */
 extern const struct media_cache *hdd_media_cache (const struct hdd *);
+/* The DM-SMR state (smr.h). */
+struct smr;
+extern const struct smr *hdd_smr (const struct hdd *);
 
 #endif /* HDDSIM_INSPECT_H */

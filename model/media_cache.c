@@ -280,6 +280,15 @@ mc_stage (struct media_cache *mc, uint64_t lba, uint64_t n, uint64_t at)
   mc->staged++;
 }
 
+void
+mc_forget (struct media_cache *mc, uint64_t lba, uint64_t n)
+{
+  if (mc_overlap (mc, lba, n) == 0)
+    return;
+  mc_own (mc);
+  map_cut (mc, lba, n);
+}
+
 /* ---- cleaning ---- */
 
 bool

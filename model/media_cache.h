@@ -129,8 +129,10 @@ struct media_cache {
   mc_clean_fn clean;
   mc_region_fn region;
   void *region_ctx;
-  /* Counters, for the tests and the trace's reader. */
+  /* Counters, for the tests and the trace's reader.  clean_ns: the
+     arm's time in clean steps (hdd.c adds it). */
   uint64_t staged, cleaned_steps;
+  uint64_t clean_ns;
 };
 
 /* From the parameters (media-cache-*=; off with legacy=true or
@@ -167,6 +169,11 @@ extern uint64_t mc_log_head (const struct media_cache *, uint64_t n);
  */
 extern void mc_stage (struct media_cache *, uint64_t lba, uint64_t n,
                       uint64_t at);
+
+/* Home LBAs [lba, lba+n) were written home (a DM-SMR band written in
+ * place): what the log held of them is stale, forget it.
+ */
+extern void mc_forget (struct media_cache *, uint64_t lba, uint64_t n);
 
 /* ---- reading ---- */
 

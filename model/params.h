@@ -332,6 +332,18 @@ struct hdd_params {
    */
   int seek_weight;
   uint64_t actuators;
+
+  /* Drive-managed shingled recording (smr.h, docs/smr.md); off
+   * unless smr=1.  Its persistent cache is the media cache above
+   * (media-cache-*=), its bands the media cache's regions.
+   */
+  uint64_t smr;                 /* 1: DM-SMR */
+  uint64_t smr_band_outer;      /* bytes, a band at LBA 0 */
+  uint64_t smr_band_inner;      /* bytes, a band at the last LBA */
+  uint64_t smr_seq_min;         /* bytes: commands this large, beginning
+                                   or continuing a band, go in place */
+  uint64_t smr_aged;            /* percent of the media cache full at
+                                   start */
 };
 
 /* ---- hdd_params.c ---- */

@@ -41,10 +41,11 @@ START_TEST (test_builtin_profiles)
   static const char *const names[] = {
     "st340014a", "st4000nm0033", "st500lt012", "fixed",
     "st2000dm006", "hus726t4tala6l4", "st2000lm015", "exos2x18",
+    "st8000as0002", "wd40efax",
   };
   size_t i;
 
-  for (i = 0; i < 8; i++) {
+  for (i = 0; i < 10; i++) {
     struct hdd_params *p = hdd_params_new ();
     char err[HDD_ERRLEN];
     struct hdd *d;
@@ -68,7 +69,7 @@ START_TEST (test_builtin_profiles)
     ck_assert_uint_eq (p->iface_rate, 100000000);
     hdd_params_free (p);
   }
-  ck_assert_ptr_null (hdd_profile_list[8]);
+  ck_assert_ptr_null (hdd_profile_list[10]);
 }
 END_TEST
 
