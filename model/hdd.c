@@ -24,11 +24,14 @@
 #include "cache.h"
 #include "dctl.h"
 #include "extents.h"
+#include "fault_bad.h"
+#include "faults.h"
 #include "geometry.h"
 #include "inspect.h"
 #include "layout.h"
 #include "mech.h"
 #include "params.h"
+#include "power_states.h"
 #include "rotation.h"
 #include "seek.h"
 #include "../common/u64.h"
@@ -65,6 +68,11 @@ struct hdd {
   /* controller=disksim: DiskSim's disk controller serves instead. */
   struct dctl dc;
   struct dlay *dlay;            /* its bands (the scratch copy shares) */
+
+  /* Power states and faults (power_states.h, faults.h): state of the
+     drive's, so the estimate's copy has them too. */
+  struct power_states ps;
+  struct faults faults;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
@@ -353,6 +361,7 @@ background (struct hdd *d, uint64_t t)
 void
 hdd_idle (struct hdd *d, uint64_t t)
 {
+  faults_fire_due (&d->faults, t, d, !is_scratch (d));
   d->now = max64 (d->now, t);
   background (d, t);
 }
@@ -825,6 +834,44 @@ serve_mech (struct hdd *d, const struct io *r, uint64_t t,
   return d->p.overhead;
 }
 
+/* Power states: the command at t first waits for the drive to leave
+ * the state it is in (0 if none: power_states.h).  Active until t if
+ * its background work runs on.
+ */
+static uint64_t
+wake (struct hdd *d, uint64_t t)
+{
+  enum hdd_power_state st;
+  uint64_t since = max64 (d->ps.last_end, d->mech_free), rec;
+
+  if (!power_states_managed (&d->p))
+    return 0;
+  if (d->cache.st.active)
+    since = t;
+  rec = power_states_wake (&d->ps, &d->p, min64 (since, t), t, &st);
+  if (st >= HDD_PS_IDLE_B && !disksim_ctlr (d)) {
+    /* The heads were unloaded onto the ramp: they load at the outer
+       edge. */
+    d->cyl = d->head = d->head_lba = 0;
+  }
+  return rec;
+}
+
+static uint64_t
+serve_rotating (struct hdd *d, const struct io *r, uint64_t t,
+                struct hdd_cost *c)
+{
+  uint64_t total;
+
+  d->now = max64 (d->now, t);
+  d->own_first = d->own_end = 0;
+  background (d, t);
+  c->wake_ns = wake (d, t);
+  total = serve_mech (d, r, t + c->wake_ns, c) + c->wake_ns;
+  d->own_first = d->own_end = 0;
+  return total;
+}
+
 uint64_t
 hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
            struct hdd_cost *out)
@@ -832,21 +879,25 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   struct hdd_cost c = { 0 };
   uint64_t total;
 
+  faults_fire_due (&d->faults, t, d, !is_scratch (d));
   if (d->p.kind == KIND_FIXED) {
     c.overhead_ns = d->p.service;
     if (r->op != IO_FLUSH)
       d->fixed_head = r->offset + r->length;
-    if (out)
-      *out = c;
-    return d->p.service;
+    total = d->p.service;
   }
-  d->now = max64 (d->now, t);
-  d->own_first = d->own_end = 0;
-  background (d, t);
-  total = serve_mech (d, r, t, &c);
-  d->own_first = d->own_end = 0;
-  /* The request is over at t + total: what the cache holds then. */
-  d->now = max64 (d->now, t + total);
+  else
+    total = serve_rotating (d, r, t, &c);
+  /* Faults stretch the service, from when the drive is ready. */
+  c.fault_ns = faults_extra (&d->faults, t + c.wake_ns, total - c.wake_ns);
+  total += c.fault_ns;
+  if (r->op == IO_WRITE || r->op == IO_ZERO)
+    faults_write_served (&d->faults, t + total);
+  if (d->p.kind != KIND_FIXED) {
+    /* The request is over at t + total: what the cache holds then. */
+    d->now = max64 (d->now, t + total);
+    power_states_busy (&d->ps, t + total);
+  }
   if (out)
     *out = c;
   return total;
@@ -866,8 +917,10 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
   struct cache keep = s->cache;
   uint64_t cost;
 
-  if (d->p.kind == KIND_FIXED)
+  if (d->p.kind == KIND_FIXED) {
+    s->faults = d->faults;
     return hdd_serve (s, r, t, out);
+  }
   /* All but p, which never changes and s got once (~18 KiB of it
      is the seek table): */
   _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
@@ -1037,4 +1090,67 @@ hdd_free (struct hdd *d)
     layout_free (d->lay);
     free (d);
   }
+}
+
+/* ---- power states and faults (power_states.c, faults.c) ---- */
+
+void
+hdd_power_stats (const struct hdd *d, uint64_t t, struct hdd_power_stats *out)
+{
+  uint64_t since = max64 (d->ps.last_end, d->mech_free);
+
+  power_states_stats (&d->ps, &d->p, min64 (since, t), t, out);
+}
+
+int
+hdd_fault_add (struct hdd *d, const struct hdd_fault *f, char *err,
+               size_t errlen)
+{
+  struct faults *fs = &d->faults;
+  uint64_t sectors = d->p.capacity / SECTOR;
+
+  if (fs->n == HDD_FAULTS_MAX) {
+    snprintf (err, errlen, "more than %d faults", HDD_FAULTS_MAX);
+    return -1;
+  }
+  if (f->kind == HDD_FAULT_BAD && !hdd_fault_mark_bad_available ()) {
+    snprintf (err, errlen, "sectors going bad need the bad-sector map "
+              "(issue 27), which is not available in this build");
+    return -1;
+  }
+  if (f->kind == HDD_FAULT_BAD
+      && (d->p.kind == KIND_FIXED || f->lba + f->count > sectors)) {
+    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": outside the "
+              "drive's %" PRIu64 " sectors", f->lba, f->count, sectors);
+    return -1;
+  }
+  fs->slot[fs->n] = (struct fault_slot) { .f = *f, .at = HDD_FAULT_NEVER };
+  return (int) fs->n++;
+}
+
+void
+hdd_fault_at (struct hdd *d, int i, uint64_t t)
+{
+  struct fault_slot *s = &d->faults.slot[i];
+
+  if (!s->fired && t < s->at)
+    s->at = t;
+}
+
+void
+hdd_fault_after_writes (struct hdd *d, int i, uint64_t n)
+{
+  d->faults.slot[i].writes_left = n;
+}
+
+bool
+hdd_fault_fired (struct hdd *d, int *i, uint64_t *t)
+{
+  struct faults *fs = &d->faults;
+
+  if (fs->nreported == fs->nfired)
+    return false;
+  *i = (int) fs->order[fs->nreported++];
+  *t = fs->slot[*i].at;
+  return true;
 }

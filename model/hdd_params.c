@@ -292,6 +292,26 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("ncq-lookahead", PARAM_UINT, FIELD(queue.lookahead), 0, 256, NULL,
        "commands the firmware's rule looks at, the oldest first (0 = all "
        "it holds)"),
+  /* Power states (power_states.c; docs/power-states.md): the timers
+     are settings (0 or off = never), the recoveries the profile's. */
+#define PS_TIMER(k, s, what)                                            \
+  KEY (k, PARAM_DURATION, FIELD(power_timer[s]), 0, 24 * HOUR, NULL,    \
+       "idle time before " what " (0 or off = never)")
+#define PS_RECOVERY(k, s, what)                                         \
+  KEY (k, PARAM_DURATION, FIELD(power_recovery[s]), 0, 60 * SEC, NULL,  \
+       "the next command waits this long to leave " what)
+  PS_TIMER ("idle-a", HDD_PS_IDLE_A, "idle_a (reduced electronics)"),
+  PS_TIMER ("idle-b", HDD_PS_IDLE_B, "idle_b (heads unloaded)"),
+  PS_TIMER ("idle-c", HDD_PS_IDLE_C, "idle_c (heads unloaded, lower rpm)"),
+  PS_TIMER ("standby", HDD_PS_STANDBY, "standby (spindle stopped; also "
+            "hdparm:N, hdparm -S's N)"),
+  PS_RECOVERY ("idle-a-recovery", HDD_PS_IDLE_A, "idle_a"),
+  PS_RECOVERY ("idle-b-recovery", HDD_PS_IDLE_B, "idle_b (heads load)"),
+  PS_RECOVERY ("idle-c-recovery", HDD_PS_IDLE_C, "idle_c (heads load, "
+               "spindle back to speed)"),
+  PS_RECOVERY ("spinup", HDD_PS_STANDBY, "standby: spin-up to ready"),
+#undef PS_TIMER
+#undef PS_RECOVERY
   { .key = NULL },
 };
 #undef KEY
@@ -622,6 +642,32 @@ params_note_line (struct hdd_params *p, const char *key, unsigned line)
     p->lines[p->nlines++] = (typeof (p->lines[0])) { k, line };
 }
 
+static bool
+power_timer_key (const char *key)
+{
+  return strcmp (key, "idle-a") == 0 || strcmp (key, "idle-b") == 0
+    || strcmp (key, "idle-c") == 0 || strcmp (key, "standby") == 0;
+}
+
+/* standby=hdparm:N: the standby timer as hdparm -S N sets it. */
+static int
+set_standby_hdparm (struct hdd_params *p, const char *value,
+                    char *err, size_t errlen)
+{
+  uint64_t n, ns;
+
+  if (parse_uint (value + 7, &n) == -1 || power_states_hdparm (n, &ns) == -1) {
+    snprintf (err, errlen, "standby=%s: expected hdparm:N with N 0 to 252 "
+              "or 255, as hdparm -S takes it (0 off, 1-240 N x 5 s, "
+              "241-251 (N-240) x 30 min, 252 21 min, 255 21 min 15 s; "
+              "253 is vendor-defined and 254 reserved: give a duration)",
+              value);
+    return -1;
+  }
+  p->power_timer[HDD_PS_STANDBY] = ns;
+  return 0;
+}
+
 int
 hdd_params_set (struct hdd_params *p, const char *key, const char *value,
                 char *err, size_t errlen)
@@ -640,6 +686,10 @@ hdd_params_set (struct hdd_params *p, const char *key, const char *value,
     return set_table (p, TK_DEFECTS, key, value, err, errlen);
   if (strcmp (key, "readahead") == 0 && strcmp (value, "off") == 0)
     value = "0";
+  if (power_timer_key (key) && strcmp (value, "off") == 0)
+    value = "0";
+  if (strcmp (key, "standby") == 0 && strncmp (value, "hdparm:", 7) == 0)
+    return set_standby_hdparm (p, value, err, errlen);
   r = param_set (hdd_param_table, p, key, value, err, errlen);
   if (r == 0 && strcmp (key, "service") == 0)
     p->kind = KIND_FIXED;
@@ -750,6 +800,8 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               "the %d-byte sector (0 = unlimited)", p->max_transfer, SECTOR);
     return -1;
   }
+  if (power_states_check (p, err, errlen) == -1)
+    return -1;
   if (p->kind == KIND_FIXED)
     return 0;
   if (p->write_settle_neg && p->position_rule != POSITION_DISKSIM) {

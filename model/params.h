@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "hdd.h"
+#include "power_states.h"
 
 #define SECTOR 512
 
@@ -263,6 +264,15 @@ struct hdd_params {
    * drive without queueing, as every drive before NCQ.
    */
   struct hdd_queue queue;
+
+  /* Power states (power_states.h), by enum hdd_power_state (IDLE_A to
+   * STANDBY): the idle time before the drive enters each (idle-a=,
+   * idle-b=, idle-c=, standby=; 0 = never, the default) and the time
+   * the next command waits to leave it (idle-a-recovery=, ...,
+   * spinup=; the profile's).
+   */
+  uint64_t power_timer[HDD_PS_COUNT];
+  uint64_t power_recovery[HDD_PS_COUNT];
 };
 
 /* ---- hdd_params.c ---- */

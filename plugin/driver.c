@@ -28,6 +28,7 @@
 #include "dispatcher.h"
 #include "driver.h"
 #include "driver_core.h"
+#include "fault.h"
 #include "handback.h"
 #include "power.h"
 #include "realtime.h"
@@ -134,6 +135,17 @@ driver_worker_times (const struct req *serving)
   return r->state == REQ_SERVING && !((struct flight *) r->user)->orphaned;
 }
 
+/* The drive's power states for the stats, from the recorder's
+ * writer once a second.
+ */
+static void
+sample_power_states (struct hdd_power_stats *ps)
+{
+  pthread_mutex_lock (&drv.lock);
+  hdd_power_stats (drv.hdd, driver_model_now (), ps);
+  pthread_mutex_unlock (&drv.lock);
+}
+
 int
 driver_start (const struct driver_config *cfg)
 {
@@ -145,7 +157,7 @@ driver_start (const struct driver_config *cfg)
     nbdkit_error ("%s", err);
     return -1;
   }
-  if (handback_init () == -1)
+  if (fault_start (drv.hdd) == -1 || handback_init () == -1)
     return -1;
   drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
                            &hooks, NULL);
@@ -157,6 +169,7 @@ driver_start (const struct driver_config *cfg)
   realtime = cfg->realtime;
   if (power_start (cfg) == -1)
     return -1;
+  recorder_power_source (sample_power_states);
   return recorder_start (cfg->trace_path, cfg->stats_path);
 }
 

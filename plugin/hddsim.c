@@ -112,7 +112,8 @@ profile_value (const struct hdd_profile *p, const char *key, const char *def)
  * nbd-max-block=auto would advertise, and one
  * hddsim_max_transfer_real_NAME=SIZE, the drive's real command size, to
  * opt in with max-transfer=SIZE, and one hddsim_ncq_depth_NAME=N, the
- * commands its drive queues (1: none).
+ * commands its drive queues (1: none), and one hddsim_spinup_NAME=
+ * DURATION, its standby-to-ready time (none: the profile has none).
  */
 static void
 dump_profiles (void)
@@ -128,6 +129,8 @@ dump_profiles (void)
             hdd_profile_list[i]->max_transfer_real);
     printf ("hddsim_ncq_depth_%s=%s\n", hdd_profile_list[i]->name,
             profile_value (hdd_profile_list[i], "ncq-depth", "1"));
+    printf ("hddsim_spinup_%s=%s\n", hdd_profile_list[i]->name,
+            profile_value (hdd_profile_list[i], "spinup", "none"));
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

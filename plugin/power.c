@@ -12,6 +12,7 @@
 
 #include "debug.h"
 #include "driver_core.h"
+#include "fault.h"
 #include "power.h"
 #include "powercut.h"
 #include "preimage.h"
@@ -184,8 +185,20 @@ cut_power (uint64_t t)
   }
 }
 
+static void advance_to (uint64_t now);
+
+/* Then the faults the drive fired on the way go to the trace
+ * (fault.h).
+ */
 void
 power_advance (uint64_t now)
+{
+  advance_to (now);
+  fault_report_fired (drv.hdd, &drv.next_id);
+}
+
+static void
+advance_to (uint64_t now)
 {
   if (!pw.on) {
     engine_advance (drv.engine, now);

@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define NBDKIT_API_VERSION 2
@@ -44,6 +45,8 @@
  */
 #define RING_SIZE 8192
 #define STATS_PERIOD_NS UINT64_C(1000000000)
+/* Fault rows waiting for the writer: as many as there can be faults. */
+#define FAULT_ROWS 32
 
 static struct {
   pthread_mutex_t lock;         /* guards head, tail, the flags, and the
@@ -71,6 +74,12 @@ static struct {
   bool cut;
   struct trace_cut powercut;
   bool cut_row_due;             /* the cut's trace row is to be written */
+  /* Under 'lock': faults fired, their rows not yet written. */
+  struct trace_fault faults[FAULT_ROWS];
+  unsigned nfaults;
+  uint64_t faults_fired;
+  /* The drive's power states, asked for by the writer. */
+  void (*power) (struct hdd_power_stats *);
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -93,16 +102,32 @@ write_outputs (void)
   struct trace_cut cut;
   bool was_cut, row_due;
 
+  struct trace_fault faults[FAULT_ROWS];
+  unsigned nfaults, i;
+  uint64_t fired;
+
   pthread_mutex_lock (&rec.lock);
   was_cut = rec.cut;
   cut = rec.powercut;
   row_due = rec.cut_row_due;
   rec.cut_row_due = false;
+  nfaults = rec.nfaults;
+  memcpy (faults, rec.faults, nfaults * sizeof faults[0]);
+  rec.nfaults = 0;
+  fired = rec.faults_fired;
   pthread_mutex_unlock (&rec.lock);
   if (was_cut)
     stats_set_powercut (rec.stats, &cut);
   if (row_due && rec.trace)
     trace_file_add_cut (rec.trace, &cut);
+  for (i = 0; i < nfaults && rec.trace; i++)
+    trace_file_add_fault (rec.trace, &faults[i]);
+  stats_set_faults_fired (rec.stats, fired);
+  if (rec.power) {
+    struct hdd_power_stats ps;
+    rec.power (&ps);
+    stats_set_power_states (rec.stats, &ps);
+  }
   if (rec.trace)
     trace_file_flush (rec.trace);
   if (rec.stats_file) {
@@ -200,6 +225,22 @@ recorder_powercut (const struct trace_cut *cut)
   pthread_mutex_unlock (&rec.lock);
 }
 
+void
+recorder_fault (const struct trace_fault *f)
+{
+  pthread_mutex_lock (&rec.lock);
+  if (rec.nfaults < FAULT_ROWS)
+    rec.faults[rec.nfaults++] = *f;
+  rec.faults_fired++;
+  pthread_mutex_unlock (&rec.lock);
+}
+
+void
+recorder_power_source (void (*fn) (struct hdd_power_stats *))
+{
+  rec.power = fn;
+}
+
 int
 recorder_start (const char *trace_path, const char *stats_path)
 {
@@ -294,4 +335,7 @@ recorder_stop (void)
   rec.epoch = 0;
   rec.cut = false;
   rec.cut_row_due = false;
+  rec.nfaults = 0;
+  rec.faults_fired = 0;
+  rec.power = NULL;
 }

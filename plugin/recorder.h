@@ -9,6 +9,8 @@
 
 #include "../sched/req.h"
 #include "../trace/cut.h"
+#include "../trace/fault_row.h"
+#include "../model/power_states.h"
 #include "../trace/outcome.h"
 
 /* In .get_ready: open and check the output files (either path may be
@@ -37,5 +39,16 @@ extern void recorder_stop (void);
  * 'failed', for the stats).
  */
 extern void recorder_powercut (const struct trace_cut *cut);
+
+/* A fault fired (fault=): its row in the trace, written with the next
+ * output, and one more in the stats.
+ */
+extern void recorder_fault (const struct trace_fault *);
+
+/* Once a second, before the stats are written, the writer thread asks
+ * for the drive's power states through fn (set before the writer
+ * starts; it takes the driver's lock itself).
+ */
+extern void recorder_power_source (void (*fn) (struct hdd_power_stats *));
 
 #endif /* HDDSIM_RECORDER_H */
