@@ -1095,11 +1095,26 @@ hdd_free (struct hdd *d)
 /* ---- power states and faults (power_states.c, faults.c) ---- */
 
 void
+hdd_power_snapshot (const struct hdd *d, struct hdd_power_snapshot *s)
+{
+  s->ps = d->ps;
+  s->idle_since = max64 (d->ps.last_end, d->mech_free);
+  memcpy (s->timer, d->p.power_timer, sizeof s->timer);
+}
+
+bool
+hdd_power_managed (const struct hdd *d)
+{
+  return power_states_managed (&d->p);
+}
+
+void
 hdd_power_stats (const struct hdd *d, uint64_t t, struct hdd_power_stats *out)
 {
-  uint64_t since = max64 (d->ps.last_end, d->mech_free);
+  struct hdd_power_snapshot s;
 
-  power_states_stats (&d->ps, &d->p, min64 (since, t), t, out);
+  hdd_power_snapshot (d, &s);
+  hdd_power_snapshot_stats (&s, t, out);
 }
 
 int

@@ -93,23 +93,29 @@ power_states_hdparm (uint64_t n, uint64_t *ns)
   return 0;
 }
 
-enum hdd_power_state
-power_state_after (const struct hdd_params *p, uint64_t idle)
+static enum hdd_power_state
+state_after (const uint64_t *timer, uint64_t idle)
 {
   enum hdd_power_state st = HDD_PS_IDLE;
   int s;
 
   for (s = HDD_PS_IDLE_A; s < HDD_PS_COUNT; s++)
-    if (p->power_timer[s] && idle >= p->power_timer[s])
+    if (timer[s] && idle >= timer[s])
       st = (enum hdd_power_state) s;
   return st;
+}
+
+enum hdd_power_state
+power_state_after (const struct hdd_params *p, uint64_t idle)
+{
+  return state_after (p->power_timer, idle);
 }
 
 /* The gap [idle_since, t) into the states it passed through, each
  * timer counted from idle_since.
  */
 static void
-account_gap (uint64_t *ns, uint64_t *entered, const struct hdd_params *p,
+account_gap (uint64_t *ns, uint64_t *entered, const uint64_t *timer,
              uint64_t idle_since, uint64_t t)
 {
   uint64_t gap = t - idle_since, from = 0;
@@ -123,11 +129,11 @@ account_gap (uint64_t *ns, uint64_t *entered, const struct hdd_params *p,
     enum hdd_power_state nst;
 
     for (s = HDD_PS_IDLE_A; s < HDD_PS_COUNT; s++)
-      if (p->power_timer[s] > from && p->power_timer[s] < next)
-        next = p->power_timer[s];
+      if (timer[s] > from && timer[s] < next)
+        next = timer[s];
     ns[st] += next - from;
     from = next;
-    nst = power_state_after (p, from);
+    nst = state_after (timer, from);
     if (nst != st)
       entered[nst]++;
     st = nst;
@@ -149,7 +155,7 @@ power_states_wake (struct power_states *ps, const struct hdd_params *p,
     ps->accounted = max64 (ps->accounted, t);
     return 0;
   }
-  account_gap (ps->ns, ps->entered, p, idle_since, t);
+  account_gap (ps->ns, ps->entered, p->power_timer, idle_since, t);
   ps->accounted = t;
   *state = power_state_after (p, t - idle_since);
   rec = *state >= HDD_PS_IDLE_A ? p->power_recovery[*state] : 0;
@@ -168,15 +174,17 @@ power_states_busy (struct power_states *ps, uint64_t end)
 
 /* For the statistics: the same accounting on a copy, up to t. */
 void
-power_states_stats (const struct power_states *ps,
-                    const struct hdd_params *p, uint64_t idle_since,
-                    uint64_t t, struct hdd_power_stats *out)
+power_states_stats (const struct power_states *ps, const uint64_t *timer,
+                    uint64_t idle_since, uint64_t t,
+                    struct hdd_power_stats *out)
 {
   uint64_t acc = ps->accounted;
   int s;
 
   *out = (struct hdd_power_stats) {
-    .managed = power_states_managed (p), .state = HDD_PS_ACTIVE,
+    .managed = timer[HDD_PS_IDLE_A] || timer[HDD_PS_IDLE_B]
+      || timer[HDD_PS_IDLE_C] || timer[HDD_PS_STANDBY],
+    .state = HDD_PS_ACTIVE,
     .wakes = ps->wakes, .wake_ns = ps->wake_ns,
   };
   for (s = 0; s < HDD_PS_COUNT; s++) {
@@ -190,6 +198,13 @@ power_states_stats (const struct power_states *ps,
   idle_since = max64 (idle_since, acc);
   if (t <= idle_since)
     return;
-  account_gap (out->ns, out->entered, p, idle_since, t);
-  out->state = power_state_after (p, t - idle_since);
+  account_gap (out->ns, out->entered, timer, idle_since, t);
+  out->state = state_after (timer, t - idle_since);
+}
+
+void
+hdd_power_snapshot_stats (const struct hdd_power_snapshot *s, uint64_t t,
+                          struct hdd_power_stats *out)
+{
+  power_states_stats (&s->ps, s->timer, min64 (s->idle_since, t), t, out);
 }

@@ -58,6 +58,25 @@ struct hdd_power_stats {
 
 extern void hdd_power_stats (const struct hdd *, uint64_t t,
                              struct hdd_power_stats *);
+/* Any power-state timer is set. */
+extern bool hdd_power_managed (const struct hdd *);
+
+/* A copy of what the statistics need, to be taken under whatever lock
+ * guards the drive and turned into statistics at any later t without
+ * it (the plugin's stats writer).
+ */
+struct hdd_power_snapshot {
+  struct power_states ps;
+  uint64_t idle_since;          /* the drive's activity ended */
+  uint64_t timer[HDD_PS_COUNT];
+};
+
+extern void hdd_power_snapshot (const struct hdd *,
+                                struct hdd_power_snapshot *);
+extern void hdd_power_snapshot_stats (const struct hdd_power_snapshot *,
+                                      uint64_t t, struct hdd_power_stats *);
+
+
 
 /* ---- the model's own (hdd.c, hdd_params.c) ---- */
 
@@ -82,9 +101,9 @@ extern uint64_t power_states_wake (struct power_states *,
                                    const struct hdd_params *,
                                    uint64_t idle_since, uint64_t t,
                                    enum hdd_power_state *state);
-/* hdd_power_stats' accounting, on a copy. */
+/* hdd_power_stats' accounting, on a copy, with the drive's timers. */
 extern void power_states_stats (const struct power_states *,
-                                const struct hdd_params *,
+                                const uint64_t *timer,
                                 uint64_t idle_since, uint64_t t,
                                 struct hdd_power_stats *);
 /* The drive is active from t until 'end'. */

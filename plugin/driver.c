@@ -135,17 +135,6 @@ driver_worker_times (const struct req *serving)
   return r->state == REQ_SERVING && !((struct flight *) r->user)->orphaned;
 }
 
-/* The drive's power states for the stats, from the recorder's
- * writer once a second.
- */
-static void
-sample_power_states (struct hdd_power_stats *ps)
-{
-  pthread_mutex_lock (&drv.lock);
-  hdd_power_stats (drv.hdd, driver_model_now (), ps);
-  pthread_mutex_unlock (&drv.lock);
-}
-
 int
 driver_start (const struct driver_config *cfg)
 {
@@ -169,7 +158,6 @@ driver_start (const struct driver_config *cfg)
   realtime = cfg->realtime;
   if (power_start (cfg) == -1)
     return -1;
-  recorder_power_source (sample_power_states);
   return recorder_start (cfg->trace_path, cfg->stats_path);
 }
 

@@ -23,6 +23,8 @@ static struct {
   bool exit_at_cut;             /* powercut-exit=yes */
   struct trace_cut cut;         /* counters until the cut; then its
                                    record (id, t_ns once power_off) */
+  bool power_states;            /* a power-state timer is set: the stats
+                                   get the drive's snapshots */
 } pw;
 
 /* The power has been cut (read without the lock by workers). */
@@ -195,6 +197,11 @@ power_advance (uint64_t now)
 {
   advance_to (now);
   fault_report_fired (drv.hdd, &drv.next_id);
+  if (pw.power_states) {
+    struct hdd_power_snapshot s;
+    hdd_power_snapshot (drv.hdd, &s);
+    recorder_power_states (&s);
+  }
 }
 
 static void
@@ -267,6 +274,12 @@ power_start (const struct driver_config *cfg)
 
   pw.on = cfg->powercut;
   pw.exit_at_cut = cfg->powercut_exit;
+  pw.power_states = hdd_power_managed (drv.hdd);
+  if (pw.power_states) {
+    struct hdd_power_snapshot s;
+    hdd_power_snapshot (drv.hdd, &s);
+    recorder_power_states (&s);
+  }
   if (!pw.on)
     return 0;
   cache = hdd_write_cache_bytes (drv.hdd);

@@ -78,8 +78,9 @@ static struct {
   struct trace_fault faults[FAULT_ROWS];
   unsigned nfaults;
   uint64_t faults_fired;
-  /* The drive's power states, asked for by the writer. */
-  void (*power) (struct hdd_power_stats *);
+  /* Under 'lock': the drive's power states, when a timer is set. */
+  bool power;
+  struct hdd_power_snapshot power_snap;
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -105,6 +106,8 @@ write_outputs (void)
   struct trace_fault faults[FAULT_ROWS];
   unsigned nfaults, i;
   uint64_t fired;
+  struct hdd_power_snapshot snap;
+  bool have_power;
 
   pthread_mutex_lock (&rec.lock);
   was_cut = rec.cut;
@@ -115,6 +118,8 @@ write_outputs (void)
   memcpy (faults, rec.faults, nfaults * sizeof faults[0]);
   rec.nfaults = 0;
   fired = rec.faults_fired;
+  have_power = rec.power;
+  snap = rec.power_snap;
   pthread_mutex_unlock (&rec.lock);
   if (was_cut)
     stats_set_powercut (rec.stats, &cut);
@@ -123,9 +128,10 @@ write_outputs (void)
   for (i = 0; i < nfaults && rec.trace; i++)
     trace_file_add_fault (rec.trace, &faults[i]);
   stats_set_faults_fired (rec.stats, fired);
-  if (rec.power) {
+  if (have_power) {
     struct hdd_power_stats ps;
-    rec.power (&ps);
+    /* Modeled time now: the driver's clock (same epoch). */
+    hdd_power_snapshot_stats (&snap, monotonic_ns () - rec.epoch, &ps);
     stats_set_power_states (rec.stats, &ps);
   }
   if (rec.trace)
@@ -236,9 +242,12 @@ recorder_fault (const struct trace_fault *f)
 }
 
 void
-recorder_power_source (void (*fn) (struct hdd_power_stats *))
+recorder_power_states (const struct hdd_power_snapshot *s)
 {
-  rec.power = fn;
+  pthread_mutex_lock (&rec.lock);
+  rec.power = true;
+  rec.power_snap = *s;
+  pthread_mutex_unlock (&rec.lock);
 }
 
 int
@@ -337,5 +346,5 @@ recorder_stop (void)
   rec.cut_row_due = false;
   rec.nfaults = 0;
   rec.faults_fired = 0;
-  rec.power = NULL;
+  rec.power = false;
 }

@@ -45,10 +45,10 @@ extern void recorder_powercut (const struct trace_cut *cut);
  */
 extern void recorder_fault (const struct trace_fault *);
 
-/* Once a second, before the stats are written, the writer thread asks
- * for the drive's power states through fn (set before the writer
- * starts; it takes the driver's lock itself).
+/* The drive's power states (a timer is set): the latest snapshot,
+ * taken under the driver's lock; the stats account it up to each
+ * snapshot's instant.
  */
-extern void recorder_power_source (void (*fn) (struct hdd_power_stats *));
+extern void recorder_power_states (const struct hdd_power_snapshot *);
 
 #endif /* HDDSIM_RECORDER_H */
