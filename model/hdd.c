@@ -25,12 +25,15 @@
 #include "cache.h"
 #include "dctl.h"
 #include "extents.h"
+#include "fault_bad.h"
+#include "faults.h"
 #include "geometry.h"
 #include "inspect.h"
 #include "layout.h"
 #include "mech.h"
 #include "media_cache.h"
 #include "params.h"
+#include "power_states.h"
 #include "rotation.h"
 #include "seek.h"
 #include "tail.h"
@@ -91,6 +94,10 @@ struct hdd {
   /* Retries, the drive's own work, failing sectors (tail.h); the
      scratch copy shares it and never uses it. */
   struct tail tail;
+  /* Power states and faults (power_states.h, faults.h): state of the
+     drive's, so the estimate's copy has them too. */
+  struct power_states ps;
+  struct faults faults;
 
   struct hdd *scratch;          /* hdd_estimate runs in this copy;
                                    NULL in the copy itself */
@@ -501,6 +508,7 @@ hdd_idle (struct hdd *d, uint64_t t)
     actuators_idle (d->act, t);
     return;
   }
+  faults_fire_due (&d->faults, t, d, !is_scratch (d));
   d->now = max64 (d->now, t);
   background (d, t);
 }
@@ -1278,6 +1286,44 @@ serve_mech (struct hdd *d, const struct io *r, uint64_t t,
   return d->p.overhead;
 }
 
+/* Power states: the command at t first waits for the drive to leave
+ * the state it is in (0 if none: power_states.h).  Active until t if
+ * its background work runs on.
+ */
+static uint64_t
+wake (struct hdd *d, uint64_t t)
+{
+  enum hdd_power_state st;
+  uint64_t since = max64 (d->ps.last_end, d->mech_free), rec;
+
+  if (!power_states_managed (&d->p))
+    return 0;
+  if (d->cache.st.active)
+    since = t;
+  rec = power_states_wake (&d->ps, &d->p, min64 (since, t), t, &st);
+  if (st >= HDD_PS_IDLE_B && !disksim_ctlr (d)) {
+    /* The heads were unloaded onto the ramp: they load at the outer
+       edge. */
+    d->cyl = d->head = d->head_lba = 0;
+  }
+  return rec;
+}
+
+static uint64_t
+serve_rotating (struct hdd *d, const struct io *r, uint64_t t,
+                struct hdd_cost *c)
+{
+  uint64_t total;
+
+  d->now = max64 (d->now, t);
+  d->own_first = d->own_end = 0;
+  background (d, t);
+  c->wake_ns = wake (d, t);
+  total = serve_mech (d, r, t + c->wake_ns, c) + c->wake_ns;
+  d->own_first = d->own_end = 0;
+  return total;
+}
+
 uint64_t
 hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
            struct hdd_cost *out)
@@ -1287,24 +1333,28 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
 
   if (d->act)
     return actuators_serve (d->act, r, t, out);
+  faults_fire_due (&d->faults, t, d, !is_scratch (d));
   if (d->p.kind == KIND_FIXED) {
     c.overhead_ns = d->p.service;
     if (r->op != IO_FLUSH)
       d->fixed_head = r->offset + r->length;
-    if (out)
-      *out = c;
-    return d->p.service;
+    total = d->p.service;
   }
-  d->now = max64 (d->now, t);
-  d->own_first = d->own_end = 0;
-  background (d, t);
-  total = serve_mech (d, r, t, &c);
-  d->own_first = d->own_end = 0;
-  if (!is_scratch (d))
-    d->tail.last_end = max64 (d->tail.last_end, t + total);
-  /* The request is over at t + total: what the cache holds then. */
-  d->now = max64 (d->now, t + total);
-  d->host_end = max64 (d->host_end, t + total);
+  else
+    total = serve_rotating (d, r, t, &c);
+  /* Faults stretch the service, from when the drive is ready. */
+  c.fault_ns = faults_extra (&d->faults, t + c.wake_ns, total - c.wake_ns);
+  total += c.fault_ns;
+  if (r->op == IO_WRITE || r->op == IO_ZERO)
+    faults_write_served (&d->faults, t + total);
+  if (d->p.kind != KIND_FIXED) {
+    if (!is_scratch (d))
+      d->tail.last_end = max64 (d->tail.last_end, t + total);
+    /* The request is over at t + total: what the cache holds then. */
+    d->now = max64 (d->now, t + total);
+    d->host_end = max64 (d->host_end, t + total);
+    power_states_busy (&d->ps, t + total);
+  }
   if (out)
     *out = c;
   return total;
@@ -1327,8 +1377,10 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
 
   if (d->act)
     return actuators_estimate (d->act, r, t, out);
-  if (d->p.kind == KIND_FIXED)
+  if (d->p.kind == KIND_FIXED) {
+    s->faults = d->faults;
     return hdd_serve (s, r, t, out);
+  }
   /* All but p, which never changes and s got once (~18 KiB of it
      is the seek table): */
   _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
@@ -1570,4 +1622,108 @@ unsigned
 hdd_actuator_of (const struct hdd *d, const struct io *r)
 {
   return d->act ? actuators_of (d->act, r) : 0;
+}
+
+/* ---- power states and faults (power_states.c, faults.c) ---- */
+
+void
+hdd_power_snapshot (const struct hdd *d, struct hdd_power_snapshot *s)
+{
+  s->ps = d->ps;
+  s->idle_since = max64 (d->ps.last_end, d->mech_free);
+  memcpy (s->timer, d->p.power_timer, sizeof s->timer);
+}
+
+bool
+hdd_power_managed (const struct hdd *d)
+{
+  return power_states_managed (&d->p);
+}
+
+void
+hdd_power_stats (const struct hdd *d, uint64_t t, struct hdd_power_stats *out)
+{
+  struct hdd_power_snapshot s;
+
+  hdd_power_snapshot (d, &s);
+  hdd_power_snapshot_stats (&s, t, out);
+}
+
+int
+hdd_fault_add (struct hdd *d, const struct hdd_fault *f, char *err,
+               size_t errlen)
+{
+  struct faults *fs = &d->faults;
+  uint64_t sectors = d->p.capacity / SECTOR;
+
+  if (fs->n == HDD_FAULTS_MAX) {
+    snprintf (err, errlen, "more than %d faults", HDD_FAULTS_MAX);
+    return -1;
+  }
+  if (f->kind == HDD_FAULT_BAD && disksim_ctlr (d)) {
+    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": not with "
+              "controller=disksim (DiskSim's disk has no failing sectors)",
+              f->lba, f->count);
+    return -1;
+  }
+  if (f->kind == HDD_FAULT_BAD
+      && (d->p.kind == KIND_FIXED || f->lba + f->count > sectors)) {
+    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": outside the "
+              "drive's %" PRIu64 " sectors", f->lba, f->count, sectors);
+    return -1;
+  }
+  fs->slot[fs->n] = (struct fault_slot) { .f = *f, .at = HDD_FAULT_NEVER };
+  return (int) fs->n++;
+}
+
+void
+hdd_fault_at (struct hdd *d, int i, uint64_t t)
+{
+  struct fault_slot *s = &d->faults.slot[i];
+
+  if (!s->fired && t < s->at)
+    s->at = t;
+}
+
+void
+hdd_fault_after_writes (struct hdd *d, int i, uint64_t n)
+{
+  d->faults.slot[i].writes_left = n;
+}
+
+bool
+hdd_fault_fired (struct hdd *d, int *i, uint64_t *t)
+{
+  struct faults *fs = &d->faults;
+
+  if (fs->nreported == fs->nfired)
+    return false;
+  *i = (int) fs->order[fs->nreported++];
+  *t = fs->slot[*i].at;
+  return true;
+}
+
+/* ---- sectors going bad (fault_bad.h): the tail's map ---- */
+
+bool
+hdd_fault_mark_bad_available (void)
+{
+  return true;
+}
+
+/* [lba, lba+count) goes bad in place at t: a later read of it fails
+   at the recovery limit, as a bad-sectors= sector does.  A sector
+   reallocated before has gone bad anew where it is read: home again. */
+int
+hdd_fault_mark_bad (struct hdd *d, uint64_t lba, uint64_t count, uint64_t t,
+                    char *err, size_t errlen)
+{
+  (void) t;
+  if (badmap_remove (&d->tail.realloc, lba, count) == -1
+      || badmap_add (&d->tail.bad, lba, count, false) == -1) {
+    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": out of memory",
+              lba, count);
+    return -1;
+  }
+  return 0;
 }

@@ -63,12 +63,18 @@ struct hdd_cost {
   bool medium_error;            /* a read failed: unrecoverable */
   uint32_t reallocated;         /* sectors a write moved to spares */
   int32_t pending;              /* change in sectors pending */
+  uint64_t wake_ns;             /* waiting for the drive to leave a power
+                                   state: spin-up, heads loading
+                                   (power_states.h) */
+  uint64_t fault_ns;            /* what faults added: fail-slow, stalls
+                                   (faults.h) */
 };
 
 static inline uint64_t
 hdd_cost_total (const struct hdd_cost *c)
 {
-  return c->busy_ns + c->overhead_ns + c->seek_ns + c->rot_ns + c->xfer_ns;
+  return c->busy_ns + c->overhead_ns + c->seek_ns + c->rot_ns + c->xfer_ns
+    + c->wake_ns + c->fault_ns;
 }
 
 /* Parameters: a drive's values, set one by one (profile/profile.h

@@ -383,6 +383,26 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("smr-aged", PARAM_UINT, FIELD(smr_aged), 0, 100, NULL,
        "percent of the media cache (its log and its map) full at start "
        "(smr=1); also a fraction 0.0-1.0"),
+  /* Power states (power_states.c; docs/power-states.md): the timers
+     are settings (0 or off = never), the recoveries the profile's. */
+#define PS_TIMER(k, s, what)                                            \
+  KEY (k, PARAM_DURATION, FIELD(power_timer[s]), 0, 24 * HOUR, NULL,    \
+       "idle time before " what " (0 or off = never)")
+#define PS_RECOVERY(k, s, what)                                         \
+  KEY (k, PARAM_DURATION, FIELD(power_recovery[s]), 0, 60 * SEC, NULL,  \
+       "the next command waits this long to leave " what)
+  PS_TIMER ("idle-a", HDD_PS_IDLE_A, "idle_a (reduced electronics)"),
+  PS_TIMER ("idle-b", HDD_PS_IDLE_B, "idle_b (heads unloaded)"),
+  PS_TIMER ("idle-c", HDD_PS_IDLE_C, "idle_c (heads unloaded, lower rpm)"),
+  PS_TIMER ("standby", HDD_PS_STANDBY, "standby (spindle stopped; also "
+            "hdparm:N, hdparm -S's N)"),
+  PS_RECOVERY ("idle-a-recovery", HDD_PS_IDLE_A, "idle_a"),
+  PS_RECOVERY ("idle-b-recovery", HDD_PS_IDLE_B, "idle_b (heads load)"),
+  PS_RECOVERY ("idle-c-recovery", HDD_PS_IDLE_C, "idle_c (heads load, "
+               "spindle back to speed)"),
+  PS_RECOVERY ("spinup", HDD_PS_STANDBY, "standby: spin-up to ready"),
+#undef PS_TIMER
+#undef PS_RECOVERY
   { .key = NULL },
 };
 #undef KEY
@@ -761,6 +781,32 @@ set_fraction_pct (struct hdd_params *p, const char *key, const char *value,
   return param_set (hdd_param_table, p, key, pct, err, errlen);
 }
 
+static bool
+power_timer_key (const char *key)
+{
+  return strcmp (key, "idle-a") == 0 || strcmp (key, "idle-b") == 0
+    || strcmp (key, "idle-c") == 0 || strcmp (key, "standby") == 0;
+}
+
+/* standby=hdparm:N: the standby timer as hdparm -S N sets it. */
+static int
+set_standby_hdparm (struct hdd_params *p, const char *value,
+                    char *err, size_t errlen)
+{
+  uint64_t n, ns;
+
+  if (parse_uint (value + 7, &n) == -1 || power_states_hdparm (n, &ns) == -1) {
+    snprintf (err, errlen, "standby=%s: expected hdparm:N with N 0 to 252 "
+              "or 255, as hdparm -S takes it (0 off, 1-240 N x 5 s, "
+              "241-251 (N-240) x 30 min, 252 21 min, 255 21 min 15 s; "
+              "253 is vendor-defined and 254 reserved: give a duration)",
+              value);
+    return -1;
+  }
+  p->power_timer[HDD_PS_STANDBY] = ns;
+  return 0;
+}
+
 int
 hdd_params_set (struct hdd_params *p, const char *key, const char *value,
                 char *err, size_t errlen)
@@ -785,6 +831,10 @@ hdd_params_set (struct hdd_params *p, const char *key, const char *value,
     return set_bad_file (p, value, err, errlen);
   if (strcmp (key, "smr-aged") == 0 && strchr (value, '.'))
     return set_fraction_pct (p, key, value, err, errlen);
+  if (power_timer_key (key) && strcmp (value, "off") == 0)
+    value = "0";
+  if (strcmp (key, "standby") == 0 && strncmp (value, "hdparm:", 7) == 0)
+    return set_standby_hdparm (p, value, err, errlen);
   r = param_set (hdd_param_table, p, key, value, err, errlen);
   if (r == 0 && strcmp (key, "service") == 0)
     p->kind = KIND_FIXED;
@@ -933,6 +983,8 @@ params_check (const struct hdd_params *p, char *err, size_t errlen)
               "the %d-byte sector (0 = unlimited)", p->max_transfer, SECTOR);
     return -1;
   }
+  if (power_states_check (p, err, errlen) == -1)
+    return -1;
   if (p->kind == KIND_FIXED)
     return 0;
   if (p->smr && p->controller == CTLR_DISKSIM) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "hdd.h"
+#include "power_states.h"
 
 #define SECTOR 512
 
@@ -344,6 +345,15 @@ struct hdd_params {
                                    or continuing a band, go in place */
   uint64_t smr_aged;            /* percent of the media cache full at
                                    start */
+
+  /* Power states (power_states.h), by enum hdd_power_state (IDLE_A to
+   * STANDBY): the idle time before the drive enters each (idle-a=,
+   * idle-b=, idle-c=, standby=; 0 = never, the default) and the time
+   * the next command waits to leave it (idle-a-recovery=, ...,
+   * spinup=; the profile's).
+   */
+  uint64_t power_timer[HDD_PS_COUNT];
+  uint64_t power_recovery[HDD_PS_COUNT];
 };
 
 /* ---- hdd_params.c ---- */

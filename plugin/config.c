@@ -17,7 +17,9 @@
 
 #include "../common/param.h"
 #include "../profile/profile.h"
+#include "../model/fault_bad.h"
 #include "config.h"
+#include "fault.h"
 #include "powercut.h"
 #include "realtime.h"
 
@@ -86,6 +88,8 @@ config_set (const char *key, const char *value)
   int r;
 
   init_once ();
+  if (strcmp (key, "fault") == 0)
+    return fault_config (value);
   r = param_set (plugin_params, &config, key, value, err, sizeof err);
   if (r == 1)
     r = setup_set (&config.setup, key, value, err, sizeof err);
@@ -150,6 +154,8 @@ config_finish (void)
     nbdkit_error ("%s", err);
     return -1;
   }
+  if (fault_config_complete (config.setup.seed) == -1)
+    return -1;
   if (config.powercut_exit && !config.powercut) {
     nbdkit_error ("powercut-exit=true without powercut=: nothing to exit on");
     return -1;
@@ -163,6 +169,7 @@ config_free (void)
   if (initialised) {
     param_free (plugin_params, &config);
     setup_free (&config.setup);
+    fault_free ();
   }
   memset (&config, 0, sizeof config);
   initialised = 0;
@@ -180,6 +187,7 @@ config_help_text (void)
   if (!fp)
     return "(no memory for the help text)";
   param_print_help (plugin_params, fp);
+  fputs (fault_help (), fp);
   setup_print_help (fp);
   fputs ("Drive parameters (override the profile's):\n", fp);
   hdd_profile_print_help (fp);
@@ -200,6 +208,8 @@ config_dump_plugin (FILE *fp)
     fprintf (fp, "hddsim_policy_%s=%s\n", policy_list[i]->name,
              policy_list[i]->description);
   param_print_defaults (plugin_params, "hddsim_default_", fp);
+  fprintf (fp, "hddsim_fault_kinds=slow,stall,recover%s\n",
+           hdd_fault_mark_bad_available () ? ",bad" : "");
   fprintf (fp, "hddsim_default_nbd_max_block=off\n");
   /* Scripts look up the default drive's real command size with this. */
   fprintf (fp, "hddsim_default_profile=%s\n", HDD_PROFILE_DEFAULT);

@@ -31,6 +31,7 @@
 #include "../common/u64.h"
 #include "dispatcher.h"
 #include "driver_core.h"
+#include "fault.h"
 #include "power.h"
 #include "powercut.h"
 
@@ -100,11 +101,12 @@ rearm (struct ev_loop *loop)
   pthread_mutex_lock (&drv.lock);
   now = driver_model_now ();
   power_poll_trigger (now);
+  fault_poll_trigger (drv.hdd, now);
   power_advance (now);
   next = disp.due = dispatcher_work ();
   pthread_mutex_unlock (&drv.lock);
 
-  if (power_is_off ())
+  if (power_is_off () && !fault_polls ())
     ev_timer_stop (loop, &disp.poll_timer);
   ev_timer_stop (loop, &disp.decision_timer);
   if (next != ENGINE_NEVER) {
@@ -191,12 +193,13 @@ dispatcher_start (void)
   ev_async_init (&disp.quit, on_quit);
   ev_async_start (disp.loop, &disp.quit);
   ev_timer_init (&disp.decision_timer, on_decision_timer, 0., 0.);
-  if (power_polls ()) {
+  if (power_polls () || fault_polls ()) {
     double every = POWERCUT_POLL_NS / 1e9;
     ev_timer_init (&disp.poll_timer, on_poll_timer, every, every);
     ev_timer_start (disp.loop, &disp.poll_timer);
   }
-  if (power_install (wake_from_signal) == -1)
+  if (power_install (wake_from_signal) == -1
+      || fault_install (wake_from_signal) == -1)
     return -1;
   /* The cut may come before any request: be timed for it from now. */
   if (power_armed ())

@@ -28,6 +28,7 @@
 #include "dispatcher.h"
 #include "driver.h"
 #include "driver_core.h"
+#include "fault.h"
 #include "handback.h"
 #include "power.h"
 #include "realtime.h"
@@ -145,7 +146,7 @@ driver_start (const struct driver_config *cfg)
     nbdkit_error ("%s", err);
     return -1;
   }
-  if (handback_init () == -1)
+  if (fault_start (drv.hdd) == -1 || handback_init () == -1)
     return -1;
   drv.engine = engine_new (drv.hdd, cfg->policy, cfg->sched_params,
                            &hooks, NULL);

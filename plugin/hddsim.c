@@ -115,7 +115,9 @@ profile_value (const struct hdd_profile *p, const char *key, const char *def)
  * commands its drive queues (1: none), one
  * hddsim_recovery_limit_NAME=DURATION, how long its drive retries a bad
  * sector with erc=off (0: no limit given); and its year, class and
- * sources (hddsim_profile_year_NAME=, _class_NAME=, _sources_NAME=).
+ * sources (hddsim_profile_year_NAME=, _class_NAME=, _sources_NAME=),
+ * and one hddsim_spinup_NAME=DURATION, its standby-to-ready time
+ * (none: the profile has none).
  */
 static void
 dump_profiles (void)
@@ -139,6 +141,8 @@ dump_profiles (void)
             hdd_profile_list[i]->klass);
     printf ("hddsim_profile_sources_%s=%s\n", hdd_profile_list[i]->name,
             hdd_profile_list[i]->sources);
+    printf ("hddsim_spinup_%s=%s\n", hdd_profile_list[i]->name,
+            profile_value (hdd_profile_list[i], "spinup", "none"));
   }
   printf ("hddsim_profiles=");
   for (i = 0; hdd_profile_list[i]; i++)

@@ -12,6 +12,7 @@
 
 #include "debug.h"
 #include "driver_core.h"
+#include "fault.h"
 #include "power.h"
 #include "powercut.h"
 #include "preimage.h"
@@ -22,6 +23,8 @@ static struct {
   bool exit_at_cut;             /* powercut-exit=yes */
   struct trace_cut cut;         /* counters until the cut; then its
                                    record (id, t_ns once power_off) */
+  bool power_states;            /* a power-state timer is set: the stats
+                                   get the drive's snapshots */
 } pw;
 
 /* The power has been cut (read without the lock by workers). */
@@ -184,8 +187,25 @@ cut_power (uint64_t t)
   }
 }
 
+static void advance_to (uint64_t now);
+
+/* Then the faults the drive fired on the way go to the trace
+ * (fault.h).
+ */
 void
 power_advance (uint64_t now)
+{
+  advance_to (now);
+  fault_report_fired (drv.hdd, &drv.next_id);
+  if (pw.power_states) {
+    struct hdd_power_snapshot s;
+    hdd_power_snapshot (drv.hdd, &s);
+    recorder_power_states (&s);
+  }
+}
+
+static void
+advance_to (uint64_t now)
 {
   if (!pw.on) {
     engine_advance (drv.engine, now);
@@ -254,6 +274,12 @@ power_start (const struct driver_config *cfg)
 
   pw.on = cfg->powercut;
   pw.exit_at_cut = cfg->powercut_exit;
+  pw.power_states = hdd_power_managed (drv.hdd);
+  if (pw.power_states) {
+    struct hdd_power_snapshot s;
+    hdd_power_snapshot (drv.hdd, &s);
+    recorder_power_states (&s);
+  }
   if (!pw.on)
     return 0;
   cache = hdd_write_cache_bytes (drv.hdd);

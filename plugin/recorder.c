@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define NBDKIT_API_VERSION 2
@@ -44,6 +45,8 @@
  */
 #define RING_SIZE 8192
 #define STATS_PERIOD_NS UINT64_C(1000000000)
+/* Fault rows waiting for the writer: as many as there can be faults. */
+#define FAULT_ROWS 32
 
 static struct {
   pthread_mutex_t lock;         /* guards head, tail, the flags, and the
@@ -71,6 +74,13 @@ static struct {
   bool cut;
   struct trace_cut powercut;
   bool cut_row_due;             /* the cut's trace row is to be written */
+  /* Under 'lock': faults fired, their rows not yet written. */
+  struct trace_fault faults[FAULT_ROWS];
+  unsigned nfaults;
+  uint64_t faults_fired;
+  /* Under 'lock': the drive's power states, when a timer is set. */
+  bool power;
+  struct hdd_power_snapshot power_snap;
 } rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .room = PTHREAD_COND_INITIALIZER,
@@ -93,16 +103,37 @@ write_outputs (void)
   struct trace_cut cut;
   bool was_cut, row_due;
 
+  struct trace_fault faults[FAULT_ROWS];
+  unsigned nfaults, i;
+  uint64_t fired;
+  struct hdd_power_snapshot snap;
+  bool have_power;
+
   pthread_mutex_lock (&rec.lock);
   was_cut = rec.cut;
   cut = rec.powercut;
   row_due = rec.cut_row_due;
   rec.cut_row_due = false;
+  nfaults = rec.nfaults;
+  memcpy (faults, rec.faults, nfaults * sizeof faults[0]);
+  rec.nfaults = 0;
+  fired = rec.faults_fired;
+  have_power = rec.power;
+  snap = rec.power_snap;
   pthread_mutex_unlock (&rec.lock);
   if (was_cut)
     stats_set_powercut (rec.stats, &cut);
   if (row_due && rec.trace)
     trace_file_add_cut (rec.trace, &cut);
+  for (i = 0; i < nfaults && rec.trace; i++)
+    trace_file_add_fault (rec.trace, &faults[i]);
+  stats_set_faults_fired (rec.stats, fired);
+  if (have_power) {
+    struct hdd_power_stats ps;
+    /* Modeled time now: the driver's clock (same epoch). */
+    hdd_power_snapshot_stats (&snap, monotonic_ns () - rec.epoch, &ps);
+    stats_set_power_states (rec.stats, &ps);
+  }
   if (rec.trace)
     trace_file_flush (rec.trace);
   if (rec.stats_file) {
@@ -201,6 +232,25 @@ recorder_powercut (const struct trace_cut *cut)
   pthread_mutex_unlock (&rec.lock);
 }
 
+void
+recorder_fault (const struct trace_fault *f)
+{
+  pthread_mutex_lock (&rec.lock);
+  if (rec.nfaults < FAULT_ROWS)
+    rec.faults[rec.nfaults++] = *f;
+  rec.faults_fired++;
+  pthread_mutex_unlock (&rec.lock);
+}
+
+void
+recorder_power_states (const struct hdd_power_snapshot *s)
+{
+  pthread_mutex_lock (&rec.lock);
+  rec.power = true;
+  rec.power_snap = *s;
+  pthread_mutex_unlock (&rec.lock);
+}
+
 int
 recorder_start (const char *trace_path, const char *stats_path)
 {
@@ -295,4 +345,7 @@ recorder_stop (void)
   rec.epoch = 0;
   rec.cut = false;
   rec.cut_row_due = false;
+  rec.nfaults = 0;
+  rec.faults_fired = 0;
+  rec.power = false;
 }

@@ -9,6 +9,8 @@
 
 #include "../sched/req.h"
 #include "../trace/cut.h"
+#include "../trace/fault_row.h"
+#include "../model/power_states.h"
 #include "../trace/outcome.h"
 
 /* In .get_ready: open and check the output files (either path may be
@@ -37,5 +39,16 @@ extern void recorder_stop (void);
  * 'failed', for the stats).
  */
 extern void recorder_powercut (const struct trace_cut *cut);
+
+/* A fault fired (fault=): its row in the trace, written with the next
+ * output, and one more in the stats.
+ */
+extern void recorder_fault (const struct trace_fault *);
+
+/* The drive's power states (a timer is set): the latest snapshot,
+ * taken under the driver's lock; the stats account it up to each
+ * snapshot's instant.
+ */
+extern void recorder_power_states (const struct hdd_power_snapshot *);
 
 #endif /* HDDSIM_RECORDER_H */

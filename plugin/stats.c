@@ -60,6 +60,8 @@ struct stats {
   struct latency_hist response;
   bool powercut;                /* the power was cut: */
   struct trace_cut cut;
+  uint64_t faults_fired;        /* fault= */
+  struct hdd_power_stats power; /* power.managed: a timer is set */
 };
 
 struct stats *
@@ -176,6 +178,8 @@ write_hist (FILE *fp, const char *name, const struct latency_hist *h)
            latency_hist_quantile (h, 0.999) / 1e3, h->max_ns / 1e3);
 }
 
+static void write_power_states (FILE *fp, const struct hdd_power_stats *);
+
 static void
 write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
 {
@@ -228,7 +232,45 @@ write_json (FILE *fp, const struct stats *s, uint64_t elapsed_ns)
              ", \"failed\": %" PRIu64 "}",
              s->cut.t_ns, s->cut.lost_extents, s->cut.lost_bytes,
              s->cut.flushes_done, s->cut.fua_writes_done, s->cut.failed);
+  if (s->faults_fired)
+    fprintf (fp, ",\n  \"faults_fired\": %" PRIu64, s->faults_fired);
+  if (s->power.managed)
+    write_power_states (fp, &s->power);
   fputs ("\n}\n", fp);
+}
+
+void
+stats_set_faults_fired (struct stats *s, uint64_t fired)
+{
+  s->faults_fired = fired;
+}
+
+void
+stats_set_power_states (struct stats *s, const struct hdd_power_stats *ps)
+{
+  s->power = *ps;
+}
+
+/* "power_states": the state now, the seconds spent in each, the
+ * times each was entered, and the wakes (commands that waited for a
+ * recovery) with the time they waited.
+ */
+static void
+write_power_states (FILE *fp, const struct hdd_power_stats *ps)
+{
+  int i;
+
+  fprintf (fp, ",\n  \"power_states\": {\"state\": \"%s\", \"seconds\": {",
+           hdd_power_state_name (ps->state));
+  for (i = 0; i < HDD_PS_COUNT; i++)
+    fprintf (fp, "%s\"%s\": %.3f", i ? ", " : "",
+             hdd_power_state_name ((enum hdd_power_state) i), ps->ns[i] / 1e9);
+  fputs ("}, \"entered\": {", fp);
+  for (i = HDD_PS_IDLE_A; i < HDD_PS_COUNT; i++)
+    fprintf (fp, "%s\"%s\": %" PRIu64, i > HDD_PS_IDLE_A ? ", " : "",
+             hdd_power_state_name ((enum hdd_power_state) i), ps->entered[i]);
+  fprintf (fp, "}, \"wakes\": %" PRIu64 ", \"wake_s\": %.3f}", ps->wakes,
+           ps->wake_ns / 1e9);
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include "../trace/cut.h"
 #include "../trace/record.h"
+#include "../model/power_states.h"
 
 struct stats;
 
@@ -25,6 +26,13 @@ extern uint64_t stats_lateness_samples (const struct stats *);
 
 /* The power cut (powercut=), once it has happened. */
 extern void stats_set_powercut (struct stats *, const struct trace_cut *);
+
+/* The faults fired so far (fault=); the drive's power states, as of
+ * the snapshot (written only when a power-state timer is set).
+ */
+extern void stats_set_faults_fired (struct stats *, uint64_t fired);
+extern void stats_set_power_states (struct stats *,
+                                    const struct hdd_power_stats *);
 
 struct stats_file;
 

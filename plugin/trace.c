@@ -192,6 +192,15 @@ trace_file_add_cut (struct trace_file *t, const struct trace_cut *c)
   t->pending++;
 }
 
+void
+trace_file_add_fault (struct trace_file *t, const struct trace_fault *f)
+{
+  if (!make_room (t))
+    return;
+  t->used += trace_format_fault (t->buf + t->used, f);
+  t->pending++;
+}
+
 uint64_t
 trace_file_lost (const struct trace_file *t)
 {

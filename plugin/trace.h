@@ -19,6 +19,9 @@ extern struct trace_file *trace_file_open (const char *path);
 extern void trace_file_add (struct trace_file *, const struct trace_record *);
 /* The power cut's row (powercut=; trace_format_cut). */
 extern void trace_file_add_cut (struct trace_file *, const struct trace_cut *);
+/* A fault's row (fault=; trace_format_fault). */
+extern void trace_file_add_fault (struct trace_file *,
+                                  const struct trace_fault *);
 /* Write out what is buffered. */
 extern void trace_file_flush (struct trace_file *);
 /* Records that could not be written (after a write error). */

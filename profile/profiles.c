@@ -14,6 +14,23 @@
 #include "profiles_smr.h"
 #include "sources.h"
 
+/* Power states (docs/power-states.md).  The manuals give the time
+ * from standby to ready as a maximum ("Standby to Ready (sec) N
+ * (max)"): the model takes it, the one figure given.  No manual gives
+ * the PowerChoice idle states' recovery times (the drive reports them
+ * in its Power Condition log): estimates.
+ */
+#define SPINUP_ESTIMATE "estimate: no product manual of this drive found " \
+  "with its start/stop times; "
+#define IDLE_A_RECOVERY "estimate: idle_a powers down electronics only, " \
+  "the heads stay on track (Seagate PowerChoice: 'Reduced electronics')"
+#define IDLE_B_RECOVERY "estimate: idle_b unloads the heads onto the " \
+  "ramp (PowerChoice: 'Heads unloaded. Disks spinning at full RPM'); " \
+  "loading them and settling on a track, a few hundred ms"
+#define IDLE_C_RECOVERY "estimate: idle_c also slows the spindle " \
+  "(PowerChoice: 'Heads unloaded. Disks spinning at reduced RPM'): " \
+  "the heads load once it is back to speed, about a second"
+
 static const struct hdd_profile_value st340014a_values[] = {
   { "capacity", "40000000000",
     "78,125,000 LBAs: Linux libata boot log of an ST340014A (fw 3.16)" },
@@ -55,6 +72,10 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "10s", SPINUP_ESTIMATE "the Barracuda 7200.8 Serial ATA "
+    "Product Manual (Rev. B, 2.7 Start/stop times), its successor's: "
+    "Standby to Ready 10 s max (no PowerChoice idle states: the drive "
+    "predates them)" },
   { NULL },
 };
 
@@ -100,6 +121,12 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
     "gives 170 IOPS at 4K QD16, ~2x the ~86 at QD1 that its class's seek "
     "and latency give (WD Ultrastar DC HC310 spec: 7.4 + 4.16 ms)" },
   TAIL_VALUES ("7s", "estimate: an enterprise drive with SCT ERC, whose default Seagate does not publish; 7 s, the value such drives commonly ship with (Linux RAID wiki, Timeout Mismatch)"),
+  { "spinup", "15s", SPINUP_ESTIMATE "the Constellation ES.2 Serial ATA "
+    "Product Manual (Rev. H, 2.7 Start/stop times), the previous "
+    "generation's: Standby to Ready 15 s max (3 TB models)" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "500ms", IDLE_B_RECOVERY },
+  { "idle-c-recovery", "1s", IDLE_C_RECOVERY },
   { NULL },
 };
 
@@ -137,6 +164,13 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "4s", SPINUP_ESTIMATE "2.5-inch 5400 rpm drives spin up "
+    "faster than 3.5-inch ones (lighter platters, one disc): about "
+    "4 s, under the 10-15 s maxima of Seagate's 3.5-inch manuals" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "300ms", "estimate: a laptop drive unloads its "
+    "heads when idle and loads them faster than a 3.5-inch drive's "
+    "longer arm" },
   { NULL },
 };
 

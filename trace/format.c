@@ -29,4 +29,7 @@ const char *const trace_col_names[TRACE_NCOLS] = {
   [TRACE_COL_FUA_WRITES_DONE] = "fua_writes_done",
   [TRACE_COL_DISPATCH] = "dispatch_ns",
   [TRACE_COL_DRIVE_QUEUE] = "drive_queue",
+  [TRACE_COL_WAKE] = "wake_ns",
+  [TRACE_COL_FAULT] = "fault_ns",
+  [TRACE_COL_EVENT] = "event",
 };

@@ -17,6 +17,10 @@
  * the drive and how many commands the drive held then (its queue, the
  * actuator's command included; always 0 with ncq-depth=1, where
  * dispatch_ns is start_ns); the cut's row has its instant and 0.
+ * Then the time a request waited for the drive to leave a power state
+ * (wake_ns: spin-up, heads loading) and the time faults added to it
+ * (fault_ns: fail-slow, stalls); 'event' is empty but on a fault's row
+ * (trace/fault_row.h), where it says which fault fired.
  * Traces written before a column existed lack it and still read.
  */
 enum trace_col {
@@ -28,6 +32,7 @@ enum trace_col {
   TRACE_COL_COMMANDS, TRACE_COL_LOST_EXTENTS, TRACE_COL_LOST_BYTES,
   TRACE_COL_FLUSHES_DONE, TRACE_COL_FUA_WRITES_DONE,
   TRACE_COL_DISPATCH, TRACE_COL_DRIVE_QUEUE,
+  TRACE_COL_WAKE, TRACE_COL_FAULT, TRACE_COL_EVENT,
   TRACE_NCOLS
 };
 

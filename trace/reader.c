@@ -10,6 +10,7 @@
 
 #include "../common/param.h"
 #include "cut.h"
+#include "fault_row.h"
 #include "format.h"
 #include "outcome.h"
 #include "reader.h"
@@ -672,6 +673,9 @@ parse_line (struct trace_reader *t, struct trace_row *row,
   if (f[C_OP]->s[0] == TRACE_OP_POWERCUT[0]
       && strcmp (f[C_OP]->s, TRACE_OP_POWERCUT) == 0)
     return parse_cut (t, f);
+  if (f[C_OP]->s[0] == TRACE_OP_FAULT[0]
+      && strcmp (f[C_OP]->s, TRACE_OP_FAULT) == 0)
+    return 0;                   /* a fault fired: no request */
   if (parse_row (&t->rd, row, f, identity) == -1
       || check_no_cut_fields (&t->rd, f) == -1)
     return -1;

@@ -164,7 +164,10 @@ trace_format_line (char *buf, const struct trace_record *t)
   /* the power cut's columns: empty on a request's row */
   p = put_str (p, ",,,,");
   p = field_u64 (p, t->dispatch);
-  p = put_u64 (p, t->drive_queue);
+  p = field_u64 (p, t->drive_queue);
+  p = field_u64 (p, t->cost.wake_ns);
+  p = field_u64 (p, t->cost.fault_ns);
+  /* no event */
   *p++ = '\n';
   return (size_t) (p - buf);
 }
@@ -185,8 +188,26 @@ trace_format_cut (char *buf, const struct trace_cut *c)
   p = field_u64 (p, c->lost_bytes);
   p = field_u64 (p, c->flushes_done);
   p = field_u64 (p, c->fua_writes_done);
-  /* its instant, nothing held */
+  /* its instant, nothing held, no wake or fault time, no event */
   p = field_u64 (p, c->t_ns);
-  p = put_str (p, "0\n");
+  p = put_str (p, "0,0,0,\n");
+  return (size_t) (p - buf);
+}
+
+size_t
+trace_format_fault (char *buf, const struct trace_fault *f)
+{
+  char *p = buf;
+
+  p = field_u64 (p, f->id);
+  p = field_str (p, "0," TRACE_OP_FAULT ",0,0");
+  p = field_u64 (p, f->t_ns);
+  p = field_u64 (p, f->t_ns);
+  p = field_u64 (p, f->t_ns);
+  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_FAULT ",0,,,,");
+  p = field_u64 (p, f->t_ns);
+  p = put_str (p, "0,0,0,");
+  p = put_str (p, f->what);
+  *p++ = '\n';
   return (size_t) (p - buf);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cut.h"
+#include "fault_row.h"
 #include "record.h"
 
 /* Longest line trace_format_line or trace_format_cut writes, with its
@@ -22,5 +23,7 @@
 extern size_t trace_format_header (char *buf);
 extern size_t trace_format_line (char *buf, const struct trace_record *);
 extern size_t trace_format_cut (char *buf, const struct trace_cut *);
+/* A fault's row (fault_row.h). */
+extern size_t trace_format_fault (char *buf, const struct trace_fault *);
 
 #endif /* HDDSIM_TRACE_WRITER_H */

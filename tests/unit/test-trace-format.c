@@ -23,7 +23,7 @@ static const char header[] =
   "seek_ns,rot_ns,xfer_ns,late_ns,"
   "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome,"
   "commands,lost_extents,lost_bytes,flushes_done,fua_writes_done,"
-  "dispatch_ns,drive_queue\n";
+  "dispatch_ns,drive_queue,wake_ns,fault_ns,event\n";
 
 static struct trace_record
 sample (void)
@@ -65,10 +65,10 @@ START_TEST (test_delivered_line)
   struct trace_record t = sample ();
 
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3\n");
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n");
   t.late_ns = -5;               /* early: a bug, but written as it is */
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,,2000,3\n");
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n");
 }
 END_TEST
 
@@ -92,7 +92,7 @@ START_TEST (test_number_edges)
     { UINT64_MAX, "18446744073709551615" },
   };
   const char *rest = ",3,write,1048576,4096,1000,2500,12345678,"
-    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3\n";
+    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n";
   struct trace_record t = sample ();
   char expected[TRACE_LINE_MAX];
   size_t i;
@@ -116,12 +116,12 @@ START_TEST (test_undelivered_and_extremes)
   t.id = UINT64_MAX;
   t.cost.seek_ns = 0;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
-              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,,2000,3\n");
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,,2000,3,0,0,\n");
   t.outcome = OUTCOME_IO_ERROR;
   t.late_ns = INT64_MIN + 1;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
               "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
-              "error,5,,,,,2000,3\n");
+              "error,5,,,,,2000,3,0,0,\n");
 }
 END_TEST
 
@@ -137,12 +137,42 @@ START_TEST (test_cut_line)
   };
   static const char expected[] =
     "460,0,powercut,0,0,13430216476,13430216476,13430216476,"
-    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7,13430216476,0\n";
+    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7,13430216476,0,0,0,\n";
   char buf[TRACE_LINE_MAX];
   size_t n = trace_format_cut (buf, &c);
 
   ck_assert_msg (n == strlen (expected) && memcmp (buf, expected, n) == 0,
                  "got \"%.*s\", expected \"%s\"", (int) n, buf, expected);
+}
+END_TEST
+
+/* A fault's row, as trace/fault_row.h spells it out, and the reader
+ * skips it: it is no request.
+ */
+START_TEST (test_fault_line)
+{
+  struct trace_fault f = { .id = 12, .t_ns = 500000000 };
+  static const char expected[] =
+    "12,0,fault,0,0,500000000,500000000,500000000,"
+    "0,0,0,,0,0,0,0,0,0,fault,0,,,,,500000000,0,0,0,slow:3@at:500ms\n";
+  char buf[TRACE_LINE_MAX], path[] = "/tmp/hddsim-fault-XXXXXX";
+  char err[TRACE_ERRLEN];
+  struct trace_row *rows;
+  size_t n;
+  FILE *fp;
+
+  snprintf (f.what, sizeof f.what, "slow:3@at:500ms");
+  n = trace_format_fault (buf, &f);
+  ck_assert_msg (n == strlen (expected) && memcmp (buf, expected, n) == 0,
+                 "got \"%.*s\", expected \"%s\"", (int) n, buf, expected);
+  fp = fdopen (mkstemp (path), "w");
+  ck_assert_ptr_nonnull (fp);
+  fwrite (buf, 1, trace_format_header (buf), fp);
+  fwrite (expected, 1, strlen (expected), fp);
+  fclose (fp);
+  ck_assert_int_eq (trace_read (path, &rows, err, sizeof err), 0);
+  free (rows);
+  unlink (path);
 }
 END_TEST
 
@@ -249,6 +279,7 @@ trace_format_suite (void)
   tcase_add_test (tc, test_undelivered_and_extremes);
   tcase_add_test (tc, test_reader_reads_what_is_written);
   tcase_add_test (tc, test_cut_line);
+  tcase_add_test (tc, test_fault_line);
   tcase_add_test (tc, test_reader_reads_the_cut);
   suite_add_tcase (s, tc);
   return s;
