@@ -252,6 +252,8 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "10s", SPINUP_ESTIMATE "as its predecessors' manuals "
+    "(Barracuda 7200.8: Standby to Ready 10 s max); 1-2 discs" },
   { NULL },
 };
 
@@ -299,6 +301,9 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "ncq-lookahead", "14", "as st4000nm0033's (enterprise SATA): "
     NCQ_LOOKAHEAD },
   TAIL_VALUES ("7s", TAIL_LIMIT_ENTERPRISE),
+  { "spinup", "15s", SPINUP_ESTIMATE "as the 3.5-inch enterprise "
+    "class's (Constellation ES.2: Standby to Ready 15 s max); the HC310 "
+    "specification's start time not found in the stored documents" },
   { NULL },
 };
 
@@ -347,6 +352,11 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "4s", SPINUP_ESTIMATE "as the Momentus Thin's (st500lt012): "
+    "a 2.5-inch 5400 rpm drive spins up faster than 3.5-inch ones" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "300ms", "estimate: as st500lt012's (a laptop "
+    "drive's short arm loads faster)" },
   { NULL },
 };
 
@@ -432,6 +442,11 @@ static const struct hdd_profile_value exos2x18_values[] = {
     "default's source), so the one controller both arms share, not the "
     "arms, bounds the staging: each arm's staged write costs about twice "
     "the X18's" },
+  { "spinup", "20s", SPINUP_ESTIMATE "9 helium-filled discs take longer "
+    "than the Constellation ES.2's 4-5 (Standby to Ready 15 s max)" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "500ms", IDLE_B_RECOVERY },
+  { "idle-c-recovery", "1s", IDLE_C_RECOVERY },
   { NULL },
 };
 
