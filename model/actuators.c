@@ -77,6 +77,14 @@ arm_new (const struct hdd_params *p, uint64_t sectors, uint64_t seed,
   q.capacity = sectors * SECTOR;
   q.surfaces = p->surfaces / 2;
   q.cache_size = p->cache_size / 2;
+  /* Each arm stages its own writes (its own heads write its log): half
+     the media cache, its map half the entries, at the same place in
+     its half of the LBAs as media-cache-at= is in the whole drive, so
+     it is within the arm's own surfaces. */
+  q.mc_size = p->mc_size / 2 / SECTOR * SECTOR;
+  q.mc_at = p->mc_at / 2 / SECTOR * SECTOR;
+  if (p->mc_size)
+    q.mc_entries = p->mc_entries / 2 ? p->mc_entries / 2 : 1;
   q.placement = PLACE_START;
   return hdd_new (&q, q.capacity, seed, err, errlen);
 }

@@ -252,6 +252,8 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "10s", SPINUP_ESTIMATE "as its predecessors' manuals "
+    "(Barracuda 7200.8: Standby to Ready 10 s max); 1-2 discs" },
   { NULL },
 };
 
@@ -299,6 +301,9 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "ncq-lookahead", "14", "as st4000nm0033's (enterprise SATA): "
     NCQ_LOOKAHEAD },
   TAIL_VALUES ("7s", TAIL_LIMIT_ENTERPRISE),
+  { "spinup", "15s", SPINUP_ESTIMATE "as the 3.5-inch enterprise "
+    "class's (Constellation ES.2: Standby to Ready 15 s max); the HC310 "
+    "specification's start time not found in the stored documents" },
   { NULL },
 };
 
@@ -347,6 +352,11 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "4s", SPINUP_ESTIMATE "as the Momentus Thin's (st500lt012): "
+    "a 2.5-inch 5400 rpm drive spins up faster than 3.5-inch ones" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "300ms", "estimate: as st500lt012's (a laptop "
+    "drive's short arm loads faster)" },
   { NULL },
 };
 
@@ -408,6 +418,35 @@ static const struct hdd_profile_value exos2x18_values[] = {
     "12% from 8 to 16 commands; rpo over 9 gives 13% on the model (over "
     "all: 22%).  " NCQ_LOOKAHEAD },
   TAIL_VALUES ("7s", TAIL_LIMIT_ENTERPRISE),
+  /* Seagate's multi-tier caching (MTC): WCD random writes above the
+     reads (data sheet: 560 against 304 IOPS) are staged in a media
+     cache; Seagate publishes neither its size nor its place (no
+     document on MTC found): estimates.  With actuators=2 each arm has
+     half of it, at the same place in its own half (model/actuators.c). */
+  { "media-cache-size", "16G", "estimate: Seagate publishes no size; "
+    "smaller than the 20-25 GB persistent cache of its SMR drives "
+    "(Skylight, as recalled: not verified), a CMR drive staging only "
+    "small random writes; 8 GB on each arm" },
+  { "media-cache-at", "0", "estimate: at the OD (each arm's own, its "
+    "first LBAs), as Skylight saw Seagate's persistent cache" },
+  { "media-cache-entries", "65536", "estimate: 64K staged extents (32K "
+    "each arm), about two minutes of 4K random writes at 560 IOPS before "
+    "the drive must clean; the data sheet's figure is a sustained rate, "
+    "whose test (bench/profile-check: 20,000 writes) the map must not "
+    "fill" },
+  { "media-cache-idle", "100ms", "estimate: the model's default; the "
+    "drive cleans when the host is quiet" },
+  { "media-cache-overhead", "3ms", "estimate, fitted to the data sheet's "
+    "560 IOPS (4K QD16 WCD) on the model (bench/media-cache.sh, "
+    "PROFILE=exos2x18): about the single-actuator Exos X18's 550 (the "
+    "default's source), so the one controller both arms share, not the "
+    "arms, bounds the staging: each arm's staged write costs about twice "
+    "the X18's" },
+  { "spinup", "20s", SPINUP_ESTIMATE "9 helium-filled discs take longer "
+    "than the Constellation ES.2's 4-5 (Standby to Ready 15 s max)" },
+  { "idle-a-recovery", "0", IDLE_A_RECOVERY },
+  { "idle-b-recovery", "500ms", IDLE_B_RECOVERY },
+  { "idle-c-recovery", "1s", IDLE_C_RECOVERY },
   { NULL },
 };
 

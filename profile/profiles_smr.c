@@ -85,6 +85,9 @@ static const struct hdd_profile_value st8000as0002_values[] = {
     "threshold" },
   { "smr-aged", "0", "a fresh drive: its cache empty" },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "15s", "estimate: no product manual of this drive found "
+    "with its start/stop times; 6 discs at 5900 rpm, as the 3.5-inch "
+    "class's (Constellation ES.2: Standby to Ready 15 s max)" },
   { NULL },
 };
 
@@ -153,6 +156,9 @@ static const struct hdd_profile_value wd40efax_values[] = {
     "is no check of it: docs/smr.md)" },
   { "smr-aged", "0", "a fresh drive: its cache empty" },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
+  { "spinup", "10s", "estimate: no product manual of this drive found "
+    "with its start/stop times; 3 discs at 5400 rpm, as Seagate's "
+    "3.5-inch desktop manuals (Barracuda 7200.8: 10 s max)" },
   { NULL },
 };
 
