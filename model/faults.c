@@ -150,8 +150,6 @@ static void
 apply (struct faults *fs, const struct fault_slot *s, struct hdd *d,
        bool real)
 {
-  char err[256];
-
   switch (s->f.kind) {
   case HDD_FAULT_SLOW:
     fs->slow_milli = s->f.slow_milli;
@@ -168,7 +166,7 @@ apply (struct faults *fs, const struct fault_slot *s, struct hdd *d,
   case HDD_FAULT_BAD:
     /* The map is the drive's, not the estimate's copy's. */
     if (real)
-      hdd_fault_mark_bad (d, s->f.lba, s->f.count, s->at, err, sizeof err);
+      hdd_fault_mark_bad (d, s->f.lba, s->f.count);
     break;
   }
 }

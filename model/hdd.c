@@ -1703,27 +1703,10 @@ hdd_fault_fired (struct hdd *d, int *i, uint64_t *t)
   return true;
 }
 
-/* ---- sectors going bad (fault_bad.h): the tail's map ---- */
+/* ---- sectors going bad (fault_bad.h) ---- */
 
-bool
-hdd_fault_mark_bad_available (void)
-{
-  return true;
-}
-
-/* [lba, lba+count) goes bad in place at t: a later read of it fails
-   at the recovery limit, as a bad-sectors= sector does.  A sector
-   reallocated before has gone bad anew where it is read: home again. */
 int
-hdd_fault_mark_bad (struct hdd *d, uint64_t lba, uint64_t count, uint64_t t,
-                    char *err, size_t errlen)
+hdd_fault_mark_bad (struct hdd *d, uint64_t lba, uint64_t count)
 {
-  (void) t;
-  if (badmap_remove (&d->tail.realloc, lba, count) == -1
-      || badmap_add (&d->tail.bad, lba, count, false) == -1) {
-    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": out of memory",
-              lba, count);
-    return -1;
-  }
-  return 0;
+  return tail_mark_bad (&d->tail, lba, count);
 }

@@ -288,6 +288,15 @@ tail_read (struct tail *tl, uint64_t first, uint64_t n,
     recover (tl, first, tl->p.retry_success, SALT_SOFT_RETRY, read, r);
 }
 
+int
+tail_mark_bad (struct tail *tl, uint64_t first, uint64_t n)
+{
+  if (badmap_remove (&tl->realloc, first, n) == -1
+      || badmap_add (&tl->bad, first, n, false) == -1)
+    return -1;
+  return 0;
+}
+
 void
 tail_write (struct tail *tl, uint64_t first, uint64_t n,
             struct tail_result *r)

@@ -65,7 +65,14 @@ extern uint64_t tail_arm_free (const struct tail *, uint64_t t,
 /* A media read of image sectors [first, first+n): its retries. */
 extern void tail_read (struct tail *, uint64_t first, uint64_t n,
                        struct tail_result *);
-/* A write of them: bad sectors go to spares, weak ones are rewritten. */
+/* [first, first+n) goes bad in place (fault=bad:): a later read of
+ * it fails at the recovery limit, as a bad-sectors= sector does; one
+ * reallocated before has gone bad anew where it is read.  -1 on no
+ * memory.
+ */
+extern int tail_mark_bad (struct tail *, uint64_t first, uint64_t n);
+/* A write of [first, first+n): bad sectors go to spares, weak ones are
+ * rewritten. */
 extern void tail_write (struct tail *, uint64_t first, uint64_t n,
                         struct tail_result *);
 /* Whether [first, first+n) has a sector moved to a spare. */

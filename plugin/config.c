@@ -17,7 +17,6 @@
 
 #include "../common/param.h"
 #include "../profile/profile.h"
-#include "../model/fault_bad.h"
 #include "config.h"
 #include "fault.h"
 #include "powercut.h"
@@ -208,8 +207,7 @@ config_dump_plugin (FILE *fp)
     fprintf (fp, "hddsim_policy_%s=%s\n", policy_list[i]->name,
              policy_list[i]->description);
   param_print_defaults (plugin_params, "hddsim_default_", fp);
-  fprintf (fp, "hddsim_fault_kinds=slow,stall,recover%s\n",
-           hdd_fault_mark_bad_available () ? ",bad" : "");
+  fprintf (fp, "hddsim_fault_kinds=slow,stall,recover,bad\n");
   fprintf (fp, "hddsim_default_nbd_max_block=off\n");
   /* Scripts look up the default drive's real command size with this. */
   fprintf (fp, "hddsim_default_profile=%s\n", HDD_PROFILE_DEFAULT);
