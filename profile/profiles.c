@@ -108,12 +108,8 @@ static const struct hdd_profile_value st4000nm0033_values[] = {
   { "cache-segments", "32", "estimate" },
   { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", "estimate" },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", "as a desktop drive's: " NCQ_OVERHEAD },
   { "ncq-lookahead", "14", NCQ_LOOKAHEAD "14 gives ~2.0x, 'nearly 100%' "
     "for enterprise SATA drives (Seagate Barracuda NL) 'with deep queues' "
@@ -154,12 +150,8 @@ static const struct hdd_profile_value st500lt012_values[] = {
   { "cache-segments", "16", "estimate" },
   { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", "estimate" },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
@@ -243,12 +235,8 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "cache-segments", "16", EST_SEGMENTS },
   { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", NCQ_LOOKAHEAD_DESKTOP },
   TAIL_VALUES ("120s", TAIL_LIMIT_DESKTOP),
@@ -291,12 +279,8 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "cache-segments", "32", EST_SEGMENTS },
   { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", "as a desktop drive's: " NCQ_OVERHEAD },
   { "ncq-lookahead", "14", "as st4000nm0033's (enterprise SATA): "
     NCQ_LOOKAHEAD },
@@ -342,12 +326,8 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "cache-segments", "16", EST_SEGMENTS },
   { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", EST_READAHEAD },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", NCQ_OVERHEAD },
   { "ncq-lookahead", "5", "as a desktop drive's (no laptop drive's gain "
     "found): " NCQ_LOOKAHEAD_DESKTOP },
@@ -405,12 +385,8 @@ static const struct hdd_profile_value exos2x18_values[] = {
   { "cache-segments", "32", EST_SEGMENTS },
   { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
-  { "max-transfer", "0", "unlimited until the split is measured in a "
-    "guest (issue 16); the drive's command, max-transfer=1280K: "
-    MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", "as a desktop drive's: " NCQ_OVERHEAD },
   { "ncq-lookahead", "9", "fitted to Seagate's data sheets: QD16 split "
     "over two arms (8 commands each) gives 304 IOPS on the Exos 2X18, 16 "

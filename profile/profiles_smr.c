@@ -53,11 +53,8 @@ static const struct hdd_profile_value st8000as0002_values[] = {
   { "cache-segments", "16", "estimate" },
   { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", "estimate" },
-  { "max-transfer", "0", "unlimited until measured in a guest; the "
-    "drive's command, max-transfer=1280K: " MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", "as the other SATA profiles" },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", "as the other SATA profiles" },
   { "ncq-lookahead", "5", "as the desktop profiles" },
   { "smr", "1", "drive-managed SMR: pcinside.info's review (Seagate's "
@@ -122,11 +119,8 @@ static const struct hdd_profile_value wd40efax_values[] = {
   { "cache-segments", "16", "estimate" },
   { "write-cache-entries", "16", WRITE_ENTRIES },
   { "readahead", "512K", "estimate" },
-  { "max-transfer", "0", "unlimited until measured in a guest; the "
-    "drive's command, max-transfer=1280K: " MT_SATA },
-  { "ncq-depth", "32", NCQ_DEPTH_SATA },
-  { "ncq-order", "rpo", NCQ_ORDER },
-  { "ncq-max-wait", "2.4s", "as the other SATA profiles" },
+  MAX_TRANSFER_SATA,
+  SATA_NCQ_VALUES,
   { "ncq-overhead", "0", "as the other SATA profiles" },
   { "ncq-lookahead", "5", "as the desktop profiles" },
   { "smr", "1", "WD's statement of April 2020 (blog.westerndigital.com, "

@@ -81,4 +81,16 @@
   { "idle-work-step", "100ms", TAIL_IDLE },                             \
   { "recovery-limit", limit, limit_src }
 
+/* What every SATA profile's drive queue shares: 32 tags, rotational
+ * position ordering, the aging bound.  Spelled once, as TAIL_VALUES. */
+#define SATA_NCQ_VALUES                                                 \
+  { "ncq-depth", "32", NCQ_DEPTH_SATA },                                \
+  { "ncq-order", "rpo", NCQ_ORDER },                                    \
+  { "ncq-max-wait", "2.4s", NCQ_MAX_WAIT }
+/* A SATA drive's command size, opted into with max-transfer=1280K. */
+#define MAX_TRANSFER_SATA                                               \
+  { "max-transfer", "0", "unlimited until the split is measured in a "  \
+    "guest (issue 16); the drive's command, max-transfer=1280K: "       \
+    MT_SATA }
+
 #endif /* HDDSIM_PROFILE_SOURCES_H */
