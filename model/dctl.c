@@ -15,6 +15,15 @@
 
 #define PS_PER_NS UINT64_C(1000)
 
+/* A delay in ps as DiskSim has it, a double in ms: correctly rounded,
+ * as strtod rounds a parameter and DiskSim's dm_time_itod a ps count.
+ */
+static double
+ps_ms (int64_t ps)
+{
+  return (double) ps / 1e9;
+}
+
 static int64_t
 req_end (const struct dreq *r)
 {
@@ -32,7 +41,10 @@ dctl_schedule (struct dctl *d, uint64_t at, int kind, int arg,
   if (d->nev == DCTL_EVENTS_MAX)
     return;                     /* cannot happen: a handful at a time */
   e = &d->ev[d->nev++];
-  *e = (struct dev) { .time = at, .seq = d->seq++, .kind = kind, .arg = arg };
+  *e = (struct dev) {
+    .time = at, .seq = d->seq++, .kind = kind, .arg = arg,
+    .time_ms = d->now_ms + ps_ms ((int64_t) (at - d->now)),
+  };
   if (m)
     e->msg = *m;
 }
@@ -70,6 +82,7 @@ static void
 dispatch (struct dctl *d, const struct dev *e)
 {
   d->now = e->time;
+  d->now_ms = e->time_ms;
   switch (e->kind) {
   case EV_ACCESS:
     dhda_access_event (d, e->arg);
@@ -323,11 +336,31 @@ to_ps (const struct dctl *d, uint64_t t)
   return t * PS_PER_NS;
 }
 
+/* ps (at least the last completion's) on DiskSim's clock: the
+ * completion plus the time since, as DiskSim adds the host's think
+ * time to it (iotrace_validate_get_ioreq_event).
+ */
+static double
+to_ms (const struct dctl *d, uint64_t ps)
+{
+  return d->anchor_ms + ps_ms ((int64_t) (ps - d->anchor_ps));
+}
+
+/* Our clock moves on to 'ps' with nothing due before. */
+static void
+advance (struct dctl *d, uint64_t ps)
+{
+  if (d->now <= ps) {
+    d->now = ps;
+    d->now_ms = to_ms (d, ps);
+  }
+}
+
 void
 dctl_idle (struct dctl *d, uint64_t t)
 {
   run (d, to_ps (d, t), false);
-  d->now = max64 (d->now, to_ps (d, t));
+  advance (d, to_ps (d, t));
 }
 
 /* Nothing left to happen and the request not done: DiskSim's bus
@@ -339,6 +372,7 @@ unstick (struct dctl *d)
 {
   d->host_done = true;
   d->host_at = d->now;
+  d->host_at_ms = d->now_ms;
 }
 
 uint64_t
@@ -349,7 +383,7 @@ dctl_serve (struct dctl *d, bool read, int64_t lba, int64_t n, uint64_t t,
   int r;
 
   run (d, at, false);
-  d->now = max64 (d->now, at);
+  advance (d, at);
   r = dctl_new_req (d);
   if (r == DCTL_NONE || n <= 0)
     return 0;
@@ -371,7 +405,10 @@ dctl_serve (struct dctl *d, bool read, int64_t lba, int64_t n, uint64_t t,
     unstick (d);
   d->host = DCTL_NONE;
   service = d->host_at - at;
+  if (c)
+    c->disksim_ms = d->host_at_ms - to_ms (d, at);
   d->anchor_ps = d->host_at;
+  d->anchor_ms = d->host_at_ms;
   d->anchor_ns = t + (service + PS_PER_NS / 2) / PS_PER_NS;
   if (c) {
     uint64_t ns = d->anchor_ns - t;

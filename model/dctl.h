@@ -160,6 +160,7 @@ enum dev_kind { EV_ACCESS, EV_ANSWER, EV_XFER, EV_PREPARE, EV_ARRIVE };
 
 struct dev {
   uint64_t time, seq;
+  double time_ms;               /* the same time on DiskSim's clock */
   int kind;                     /* enum dev_kind */
   int arg;                      /* segment, or request */
   struct dmsg msg;
@@ -178,6 +179,12 @@ struct dctl {
   const struct geom *g;
   const struct seek_curve *seek;
   uint64_t now;                 /* ps (DiskSim's simtime) */
+  /* DiskSim's simtime itself, a double in ms: each event's time is
+     the time of the event that scheduled it plus its delay, rounded to
+     the double, as DiskSim adds them (dctl_schedule).  Only the
+     service time reported to the demerit reads it: DiskSim bins the
+     difference of two such doubles. */
+  double now_ms;
   uint64_t seq;
   struct dev ev[DCTL_EVENTS_MAX];
   unsigned nev;
@@ -210,6 +217,7 @@ struct dctl {
   int host;
   bool host_done;
   uint64_t host_at;
+  double host_at_ms;            /* host_at on DiskSim's clock */
   /* Its first positioning and command overhead, for the cost
      breakdown. */
   bool positioned, host_whole_hit;
@@ -217,6 +225,7 @@ struct dctl {
   uint64_t first_seek, first_latency, seek_cyls;
   /* hddsim's clock against ours: the last completion, in both. */
   uint64_t anchor_ns, anchor_ps;
+  double anchor_ms;             /* anchor_ps on DiskSim's clock */
   /* Media writes go here (NULL: nobody asked). */
   hdd_media_fn media_fn;
   void *media_opaque;

@@ -418,6 +418,7 @@ dbus_answer (struct dctl *d, const struct dmsg *m)
     if (d->effbus == d->host) {
       d->host_done = true;
       d->host_at = d->now;
+      d->host_at_ms = d->now_ms;
     }
     completed (d);
     break;

@@ -68,6 +68,10 @@ struct hdd_cost {
                                    (power_states.h) */
   uint64_t fault_ns;            /* what faults added: fail-slow, stalls
                                    (faults.h) */
+  /* controller=disksim: the service time as DiskSim's own clock has
+     it, the difference of two doubles in ms (model/dctl.h); DiskSim's
+     demerit bins that.  0 otherwise. */
+  double disksim_ms;
 };
 
 static inline uint64_t

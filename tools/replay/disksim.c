@@ -19,9 +19,15 @@ ds_completed (const struct req *r, const struct ds_request *d, void *opaque)
     write_row (rp, r);
   if (rp->modeled) {
     /* DiskSim's unit is the millisecond.  Its model side counts the
-     * time from issue to completion (one request outstanding).
+     * time from issue to completion (one request outstanding): its
+     * completion's simtime less its start's, two doubles, which
+     * DiskSim's own controller (controller=disksim) reproduces; the
+     * difference can fall just under a bucket's edge where the exact
+     * time is on it.
      */
-    demerit_dist_add (rp->modeled, (double) (r->done - r->arrival) / 1e6);
+    double ms = r->cost.disksim_ms > 0 ? r->cost.disksim_ms
+                : (double) (r->done - r->arrival) / 1e6;
+    demerit_dist_add (rp->modeled, ms);
     demerit_dist_add (rp->measured, d->servtime_us / 1000.0);
   }
   rp->requests++;
