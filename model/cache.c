@@ -129,8 +129,9 @@ cache_free (struct cache *c)
   memset (c, 0, sizeof *c);
 }
 
-void
-cache_lend (struct cache *s, const struct cache *c)
+/* s takes c's state, in its own segments, sharing c's dirty set. */
+static void
+take_state (struct cache *s, const struct cache *c)
 {
   struct cache_seg *segs = s->segs;
 
@@ -138,6 +139,12 @@ cache_lend (struct cache *s, const struct cache *c)
   s->segs = segs;
   memcpy (segs, c->segs, c->nseg * sizeof *segs);
   s->owns_dirty = false;
+}
+
+void
+cache_lend (struct cache *s, const struct cache *c)
+{
+  take_state (s, c);
   extents_begin (s->dirty);
 }
 
@@ -145,6 +152,24 @@ void
 cache_return (struct cache *s)
 {
   extents_rollback (s->dirty);
+}
+
+void
+cache_mark (struct cache *base)
+{
+  extents_mark (base->dirty);
+}
+
+void
+cache_lend_marked (struct cache *s, const struct cache *base)
+{
+  take_state (s, base);
+}
+
+void
+cache_return_to_mark (struct cache *s)
+{
+  extents_rollback_to_mark (s->dirty);
 }
 
 /* ---- read segments and the stream ---- */

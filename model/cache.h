@@ -86,6 +86,16 @@ extern void cache_free (struct cache *);
  */
 extern void cache_lend (struct cache *scratch, const struct cache *c);
 extern void cache_return (struct cache *scratch);
+/* Several estimates from one state (hdd_estimate_begin): 'base' has
+ * borrowed c's dirty set (cache_lend) and moved on; cache_mark keeps
+ * the set as it is now; cache_lend_marked gives 'scratch' base's state
+ * (the set shared, as it is); cache_return_to_mark undoes what was done
+ * to the set since the mark.  cache_return (base) gives it all back.
+ */
+extern void cache_mark (struct cache *base);
+extern void cache_lend_marked (struct cache *scratch,
+                               const struct cache *base);
+extern void cache_return_to_mark (struct cache *scratch);
 
 /* ---- read segments and the stream ---- */
 
