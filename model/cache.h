@@ -188,12 +188,15 @@ extern bool cache_entries_full (const struct cache *, uint64_t lba,
 extern bool cache_destage_next (const struct cache *, uint64_t head_lba,
                                 struct extent *piece);
 /* The next destage write by Write Cache Reordering: the dirty range
- * (its first DESTAGE_MAX_SECTORS) of least cost(ctx, its first LBA),
- * the first of equals in LBA order; false if nothing is dirty.
+ * (its first DESTAGE_MAX_SECTORS) of least cost(ctx, its first LBA,
+ * below), the first of equals in LBA order; false if nothing is dirty.
+ * 'below' is the least cost so far: a cost that is not below it may
+ * be given as any value not below it (it cannot be picked).
  */
 extern bool cache_destage_reordered (const struct cache *,
                                      uint64_t (*cost) (void *ctx,
-                                                       uint64_t lba),
+                                                       uint64_t lba,
+                                                       uint64_t below),
                                      void *ctx, struct extent *piece);
 
 static inline bool

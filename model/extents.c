@@ -288,3 +288,15 @@ extents_rollback_to_mark (struct extents *s)
   s->len = s->mark_len;
   s->sectors = s->mark_sectors;
 }
+
+const struct xnode *
+extents_first (const struct extents *s)
+{
+  return RB_MIN (xtree, (struct xtree *) &s->tree);
+}
+
+const struct xnode *
+extents_after (const struct xnode *x)
+{
+  return RB_NEXT (xtree, NULL, (struct xnode *) x);
+}

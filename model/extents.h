@@ -72,6 +72,13 @@ extern bool extents_cover (const struct extents *, uint64_t lba, uint64_t n);
 extern bool extents_next (const struct extents *, uint64_t lba,
                           struct extent *out);
 
+/* The ranges in LBA order: the lowest (NULL if none), then the one
+ * after x (NULL after the last); x->e is the range.  The set must not
+ * change meanwhile.
+ */
+extern const struct xnode *extents_first (const struct extents *);
+extern const struct xnode *extents_after (const struct xnode *x);
+
 static inline bool
 extents_empty (const struct extents *s)
 {

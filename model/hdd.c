@@ -375,13 +375,13 @@ memo_locate (struct hdd *d, uint64_t lba)
 }
 
 static uint64_t
-destage_reach_ns (void *ctx, uint64_t lba)
+destage_reach_ns (void *ctx, uint64_t lba, uint64_t below)
 {
   const struct destage_probe *pr = ctx;
   struct arm a = arm_of (pr->d);
 
   return mech_reach_ns (&pr->d->mech, &a, true, pr->t,
-                        memo_locate (pr->d, lba));
+                        memo_locate (pr->d, lba), below);
 }
 
 /* The next destage write from t: the range the arm reaches soonest
