@@ -1505,14 +1505,25 @@ hdd_estimate_begin (const struct hdd *d, uint64_t t)
   d->base->open = true;
 }
 
+/* The base gives the drive's dirty set back (the set it changed is the
+ * one every estimate borrows): before an estimate at another time, and
+ * at the pick's end.
+ */
+static void
+base_release (const struct hdd *d)
+{
+  if (d->base->ready)
+    give_back (&d->base->h);
+  d->base->ready = false;
+}
+
 void
 hdd_estimate_end (const struct hdd *d)
 {
   if (!d->base)
     return;
-  if (d->base->ready)
-    give_back (&d->base->h);
-  d->base->open = d->base->ready = false;
+  base_release (d);
+  d->base->open = false;
 }
 
 /* The estimate runs exactly the code of hdd_serve, on a copy of the
@@ -1534,8 +1545,11 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
     s->faults = d->faults;
     return hdd_serve (s, r, t, out);
   }
-  if (d->base && d->base->open && d->base->t == t)
-    return estimate_from_base (d, r, t, out);
+  if (d->base && d->base->open) {
+    if (d->base->t == t)
+      return estimate_from_base (d, r, t, out);
+    base_release (d);
+  }
   lend (s, d);
   cost = hdd_serve (s, r, t, out);
   give_back (s);
