@@ -129,8 +129,9 @@ cache_free (struct cache *c)
   memset (c, 0, sizeof *c);
 }
 
-void
-cache_lend (struct cache *s, const struct cache *c)
+/* s takes c's state, in its own segments, sharing c's dirty set. */
+static void
+take_state (struct cache *s, const struct cache *c)
 {
   struct cache_seg *segs = s->segs;
 
@@ -138,6 +139,12 @@ cache_lend (struct cache *s, const struct cache *c)
   s->segs = segs;
   memcpy (segs, c->segs, c->nseg * sizeof *segs);
   s->owns_dirty = false;
+}
+
+void
+cache_lend (struct cache *s, const struct cache *c)
+{
+  take_state (s, c);
   extents_begin (s->dirty);
 }
 
@@ -145,6 +152,24 @@ void
 cache_return (struct cache *s)
 {
   extents_rollback (s->dirty);
+}
+
+void
+cache_mark (struct cache *base)
+{
+  extents_mark (base->dirty);
+}
+
+void
+cache_lend_marked (struct cache *s, const struct cache *base)
+{
+  take_state (s, base);
+}
+
+void
+cache_return_to_mark (struct cache *s)
+{
+  extents_rollback_to_mark (s->dirty);
 }
 
 /* ---- read segments and the stream ---- */
@@ -601,23 +626,27 @@ cache_entries_full (const struct cache *c, uint64_t lba, uint64_t n,
  * soonest, as it orders its queued commands.  Each range is looked at,
  * so only with the entries bounded (a few dozen).
  */
+/* The ranges in LBA order, each once (extents_first, extents_after:
+ * a step along the tree, where a search from the last one's end would
+ * descend it again).
+ */
 bool
 cache_destage_reordered (const struct cache *c,
-                         uint64_t (*cost) (void *ctx, uint64_t lba),
+                         uint64_t (*cost) (void *ctx, uint64_t lba,
+                                           uint64_t below),
                          void *ctx, struct extent *piece)
 {
-  struct extent e;
-  uint64_t from = 0, best = UINT64_MAX;
+  const struct xnode *x;
+  uint64_t best = UINT64_MAX;
   bool found = false;
 
-  while (extents_next (c->dirty, from, &e) && e.lba >= from) {
-    uint64_t k = cost (ctx, e.lba);
+  for (x = extents_first (c->dirty); x; x = extents_after (x)) {
+    uint64_t k = cost (ctx, x->e.lba, best);
     if (k < best) {
       best = k;
-      *piece = e;
+      *piece = x->e;
       found = true;
     }
-    from = e.lba + e.n;
   }
   if (found)
     piece->n = min64 (piece->n, DESTAGE_MAX_SECTORS);

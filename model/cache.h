@@ -86,6 +86,16 @@ extern void cache_free (struct cache *);
  */
 extern void cache_lend (struct cache *scratch, const struct cache *c);
 extern void cache_return (struct cache *scratch);
+/* Several estimates from one state (hdd_estimate_begin): 'base' has
+ * borrowed c's dirty set (cache_lend) and moved on; cache_mark keeps
+ * the set as it is now; cache_lend_marked gives 'scratch' base's state
+ * (the set shared, as it is); cache_return_to_mark undoes what was done
+ * to the set since the mark.  cache_return (base) gives it all back.
+ */
+extern void cache_mark (struct cache *base);
+extern void cache_lend_marked (struct cache *scratch,
+                               const struct cache *base);
+extern void cache_return_to_mark (struct cache *scratch);
 
 /* ---- read segments and the stream ---- */
 
@@ -178,12 +188,15 @@ extern bool cache_entries_full (const struct cache *, uint64_t lba,
 extern bool cache_destage_next (const struct cache *, uint64_t head_lba,
                                 struct extent *piece);
 /* The next destage write by Write Cache Reordering: the dirty range
- * (its first DESTAGE_MAX_SECTORS) of least cost(ctx, its first LBA),
- * the first of equals in LBA order; false if nothing is dirty.
+ * (its first DESTAGE_MAX_SECTORS) of least cost(ctx, its first LBA,
+ * below), the first of equals in LBA order; false if nothing is dirty.
+ * 'below' is the least cost so far: a cost that is not below it may
+ * be given as any value not below it (it cannot be picked).
  */
 extern bool cache_destage_reordered (const struct cache *,
                                      uint64_t (*cost) (void *ctx,
-                                                       uint64_t lba),
+                                                       uint64_t lba,
+                                                       uint64_t below),
                                      void *ctx, struct extent *piece);
 
 static inline bool

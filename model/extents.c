@@ -61,7 +61,7 @@ journal (struct extents *s, int kind, struct xnode *x)
   /* Two changes of one node in a row: the first keeps the value to
    * restore, the state between them is never needed.
    */
-  if (kind == J_CHANGED && s->jlen > 0
+  if (kind == J_CHANGED && s->jlen > s->jmark
       && s->journal[s->jlen - 1].kind == J_CHANGED
       && s->journal[s->jlen - 1].node == x)
     return;
@@ -235,12 +235,16 @@ extents_begin (struct extents *s)
   s->jlen = 0;
   s->txn_len = s->len;
   s->txn_sectors = s->sectors;
+  s->jmark = 0;
+  s->mark_len = s->len;
+  s->mark_sectors = s->sectors;
 }
 
-void
-extents_rollback (struct extents *s)
+/* Undo the journal's entries down to 'to', in reverse. */
+static void
+undo_to (struct extents *s, size_t to)
 {
-  while (s->jlen > 0) {
+  while (s->jlen > to) {
     struct xjournal_entry *j = &s->journal[--s->jlen];
     switch (j->kind) {
     case J_INSERTED:
@@ -255,7 +259,44 @@ extents_rollback (struct extents *s)
       break;
     }
   }
+}
+
+void
+extents_rollback (struct extents *s)
+{
+  undo_to (s, 0);
   s->len = s->txn_len;
   s->sectors = s->txn_sectors;
   s->txn = false;
+  s->jmark = 0;
+}
+
+void
+extents_mark (struct extents *s)
+{
+  assert (s->txn);
+  s->jmark = s->jlen;
+  s->mark_len = s->len;
+  s->mark_sectors = s->sectors;
+}
+
+void
+extents_rollback_to_mark (struct extents *s)
+{
+  assert (s->txn);
+  undo_to (s, s->jmark);
+  s->len = s->mark_len;
+  s->sectors = s->mark_sectors;
+}
+
+const struct xnode *
+extents_first (const struct extents *s)
+{
+  return RB_MIN (xtree, (struct xtree *) &s->tree);
+}
+
+const struct xnode *
+extents_after (const struct xnode *x)
+{
+  return RB_NEXT (xtree, NULL, (struct xnode *) x);
 }

@@ -46,6 +46,10 @@ struct extents {
   size_t jlen, jcap;
   size_t txn_len;
   uint64_t txn_sectors;
+  /* extents_mark's point inside the transaction: the journal's length
+     and the set's size then. */
+  size_t jmark, mark_len;
+  uint64_t mark_sectors;
 };
 
 /* max_nodes: ranges that may exist at once, counting those deleted
@@ -68,6 +72,13 @@ extern bool extents_cover (const struct extents *, uint64_t lba, uint64_t n);
 extern bool extents_next (const struct extents *, uint64_t lba,
                           struct extent *out);
 
+/* The ranges in LBA order: the lowest (NULL if none), then the one
+ * after x (NULL after the last); x->e is the range.  The set must not
+ * change meanwhile.
+ */
+extern const struct xnode *extents_first (const struct extents *);
+extern const struct xnode *extents_after (const struct xnode *x);
+
 static inline bool
 extents_empty (const struct extents *s)
 {
@@ -79,5 +90,12 @@ extents_empty (const struct extents *s)
  */
 extern void extents_begin (struct extents *);
 extern void extents_rollback (struct extents *);
+/* Inside a transaction: remember this state, so that
+ * extents_rollback_to_mark can undo what comes after it and keep what
+ * came before (several estimates from one state that an estimate's
+ * copy reached: hdd_estimate_begin).  The transaction stays open.
+ */
+extern void extents_mark (struct extents *);
+extern void extents_rollback_to_mark (struct extents *);
 
 #endif /* HDDSIM_EXTENTS_H */

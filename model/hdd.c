@@ -41,7 +41,14 @@
 #include "../common/u64.h"
 
 #define NEVER UINT64_MAX
-#define REACH_MEMO 256            /* a power of 2 */
+/* The memo's slots: 2^REACH_MEMO_BITS (72 KiB).  Its index is the top
+ * bits of a Fibonacci hash, so the bits must match the size: with 256
+ * slots indexed by 8 bits, the 32 dirty ranges collided often enough
+ * that two of them evicted each other at every pick (60,875 locates on
+ * 20,000 requests of bench/replay-rate, 27,530 with 1,024 slots).
+ */
+#define REACH_MEMO_BITS 10
+#define REACH_MEMO (1u << REACH_MEMO_BITS)
 
 struct reach_memo {
   uint64_t lba;                 /* NEVER: empty */
@@ -103,6 +110,18 @@ struct hdd {
                                    NULL in the copy itself */
   struct actuators *act;        /* actuators=2: the two arms serve;
                                    NULL with one (actuators.c) */
+  struct estimate_base *base;   /* hdd_estimate_begin's; NULL in the
+                                   copies */
+};
+
+/* The estimates of one pick (hdd_estimate_begin) start from 'h', the
+ * drive's state run on to t as every one of them would run it first;
+ * built at the first estimate (ready), given back by hdd_estimate_end.
+ */
+struct estimate_base {
+  struct hdd h;
+  uint64_t t;
+  bool open, ready;
 };
 
 static bool
@@ -353,7 +372,7 @@ static const struct loc *
 memo_locate (struct hdd *d, uint64_t lba)
 {
   struct reach_memo *m =
-    &d->memo[(lba * UINT64_C(0x9E3779B97F4A7C15)) >> 56 & (REACH_MEMO - 1)];
+    &d->memo[(lba * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - REACH_MEMO_BITS)];
 
   if (m->lba != lba) {
     m->lba = lba;
@@ -363,13 +382,13 @@ memo_locate (struct hdd *d, uint64_t lba)
 }
 
 static uint64_t
-destage_reach_ns (void *ctx, uint64_t lba)
+destage_reach_ns (void *ctx, uint64_t lba, uint64_t below)
 {
   const struct destage_probe *pr = ctx;
   struct arm a = arm_of (pr->d);
 
   return mech_reach_ns (&pr->d->mech, &a, true, pr->t,
-                        memo_locate (pr->d, lba));
+                        memo_locate (pr->d, lba), below);
 }
 
 /* The next destage write from t: the range the arm reaches soonest
@@ -1360,6 +1379,160 @@ hdd_serve (struct hdd *d, const struct io *r, uint64_t t,
   return total;
 }
 
+/* Bytes [from, to) of struct hdd, from d to s. */
+static void
+copy_range (struct hdd *s, const struct hdd *d, size_t from, size_t to)
+{
+  memcpy ((char *) s + from, (const char *) d + from, to - from);
+}
+
+/* The fault slots in use and what follows them (the rest of the 32
+ * slots is never read).
+ */
+static void
+copy_faults (struct faults *s, const struct faults *d)
+{
+  _Static_assert (offsetof (struct faults, slot) == 0
+                  && offsetof (struct faults, n) == sizeof d->slot,
+                  "slot, then n");
+  memcpy (s->slot, d->slot, d->n * sizeof *d->slot);
+  memcpy (&s->n, &d->n, sizeof *d - offsetof (struct faults, n));
+}
+
+/* An estimate's copy of d's state (then the cache's, media cache's and
+ * SMR's borrowing).  Not copied, as a copy never reads them and the
+ * copy is made per estimate: p, which never changes and the copy got
+ * once (~57 KiB of it, the seek table the most); DiskSim's controller
+ * (12 KiB) unless it serves; the tail (its every use is the real
+ * drive's: is_scratch); the fault slots not in use (2.3 KiB).
+ */
+static void
+copy_state (struct hdd *s, const struct hdd *d)
+{
+  _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
+  copy_range (s, d, offsetof (struct hdd, lay), offsetof (struct hdd, dc));
+  if (disksim_ctlr (d))
+    s->dc = d->dc;
+  copy_range (s, d, offsetof (struct hdd, dlay), offsetof (struct hdd, tail));
+  copy_range (s, d, offsetof (struct hdd, ps), offsetof (struct hdd, faults));
+  copy_faults (&s->faults, &d->faults);
+  copy_range (s, d, offsetof (struct hdd, faults) + sizeof d->faults,
+              sizeof *d);
+  s->scratch = NULL;
+  s->base = NULL;
+  s->media_fn = NULL;
+  s->dc.media_fn = NULL;
+}
+
+/* s, a copy, takes d's state; its cache borrows d's dirty set. */
+static void
+lend (struct hdd *s, const struct hdd *d)
+{
+  struct cache keep = s->cache;
+  struct media_cache mkeep = s->mc;
+
+  copy_state (s, d);
+  s->cache = keep;
+  cache_lend (&s->cache, &d->cache);
+  s->mc = mkeep;
+  mc_lend (&s->mc, &d->mc);
+  smr_lend (&s->smr, &d->smr);
+}
+
+static void
+give_back (struct hdd *s)
+{
+  smr_return (&s->smr);
+  cache_return (&s->cache);
+}
+
+/* ---- one pick's estimates (hdd_estimate_begin) ---- */
+
+/* Every estimate at t starts as hdd_serve does, with what is due by t
+ * whatever the request: faults firing, the background work (read-ahead
+ * ending, destage writes, each a Write Cache Reordering pick over the
+ * dirty ranges).  Run once here, for all the estimates of a pick;
+ * hdd_serve runs it again, which then does nothing (the faults have
+ * fired, the background has reached t).  Not with the media cache, SMR,
+ * DiskSim's controller: their state is borrowed in other ways.
+ */
+static bool
+base_applies (const struct hdd *d)
+{
+  return d->base && d->p.kind != KIND_FIXED && !disksim_ctlr (d)
+    && !d->mc.on && !d->smr.on;
+}
+
+static void
+base_build (const struct hdd *d, uint64_t t)
+{
+  struct hdd *b = &d->base->h;
+
+  lend (b, d);
+  faults_fire_due (&b->faults, t, b, false);
+  b->now = max64 (b->now, t);
+  b->own_first = b->own_end = 0;
+  background (b, t);
+  cache_mark (&b->cache);
+  d->base->ready = true;
+}
+
+/* An estimate from the base: as from d, the base's start being what
+ * hdd_serve would do first.
+ */
+static uint64_t
+estimate_from_base (const struct hdd *d, const struct io *r, uint64_t t,
+                    struct hdd_cost *out)
+{
+  struct hdd *s = d->scratch;
+  const struct hdd *b = &d->base->h;
+  struct cache keep = s->cache;
+  struct media_cache mkeep = s->mc;
+  uint64_t cost;
+
+  if (!d->base->ready)
+    base_build (d, t);
+  copy_state (s, b);
+  s->cache = keep;
+  cache_lend_marked (&s->cache, &b->cache);
+  s->mc = mkeep;
+  mc_lend (&s->mc, &b->mc);
+  cost = hdd_serve (s, r, t, out);
+  cache_return_to_mark (&s->cache);
+  return cost;
+}
+
+void
+hdd_estimate_begin (const struct hdd *d, uint64_t t)
+{
+  if (!base_applies (d))
+    return;
+  hdd_estimate_end (d);
+  d->base->t = t;
+  d->base->open = true;
+}
+
+/* The base gives the drive's dirty set back (the set it changed is the
+ * one every estimate borrows): before an estimate at another time, and
+ * at the pick's end.
+ */
+static void
+base_release (const struct hdd *d)
+{
+  if (d->base->ready)
+    give_back (&d->base->h);
+  d->base->ready = false;
+}
+
+void
+hdd_estimate_end (const struct hdd *d)
+{
+  if (!d->base)
+    return;
+  base_release (d);
+  d->base->open = false;
+}
+
 /* The estimate runs exactly the code of hdd_serve, on a copy of the
  * drive's state, so that it cannot drift from it; the copy only leaves
  * undone what comes after the cost is known and changes nothing but
@@ -1371,8 +1544,6 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
               struct hdd_cost *out)
 {
   struct hdd *s = d->scratch;
-  struct cache keep = s->cache;
-  struct media_cache mkeep = s->mc;
   uint64_t cost;
 
   if (d->act)
@@ -1381,21 +1552,14 @@ hdd_estimate (const struct hdd *d, const struct io *r, uint64_t t,
     s->faults = d->faults;
     return hdd_serve (s, r, t, out);
   }
-  /* All but p, which never changes and s got once (~18 KiB of it
-     is the seek table): */
-  _Static_assert (offsetof (struct hdd, lay) == sizeof d->p, "p, then lay");
-  memcpy (&s->lay, &d->lay, sizeof *d - offsetof (struct hdd, lay));
-  s->scratch = NULL;
-  s->media_fn = NULL;
-  s->dc.media_fn = NULL;
-  s->cache = keep;
-  cache_lend (&s->cache, &d->cache);
-  s->mc = mkeep;
-  mc_lend (&s->mc, &d->mc);
-  smr_lend (&s->smr, &d->smr);
+  if (d->base && d->base->open) {
+    if (d->base->t == t)
+      return estimate_from_base (d, r, t, out);
+    base_release (d);
+  }
+  lend (s, d);
   cost = hdd_serve (s, r, t, out);
-  smr_return (&s->smr);
-  cache_return (&s->cache);
+  give_back (s);
   return cost;
 }
 
@@ -1550,6 +1714,13 @@ init_mech (struct hdd *d, uint64_t image_bytes, uint64_t seed,
     return -1;
   }
   d->scratch->p = d->p;         /* once: hdd_estimate copies the rest */
+  d->base = calloc (1, sizeof *d->base);
+  if (!d->base || cache_init_scratch (&d->base->h.cache, &d->cache) == -1
+      || mc_init_scratch (&d->base->h.mc, &d->mc) == -1) {
+    snprintf (err, errlen, "out of memory");
+    return -1;
+  }
+  d->base->h.p = d->p;
   return 0;
 }
 
@@ -1600,6 +1771,11 @@ hdd_free (struct hdd *d)
       cache_free (&d->scratch->cache);
       mc_free (&d->scratch->mc);
       free (d->scratch);
+    }
+    if (d->base) {
+      cache_free (&d->base->h.cache);
+      mc_free (&d->base->h.mc);
+      free (d->base);
     }
     cache_free (&d->cache);
     tail_free (&d->tail);

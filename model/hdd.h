@@ -129,6 +129,14 @@ extern void hdd_free (struct hdd *);
  */
 extern uint64_t hdd_estimate (const struct hdd *, const struct io *r,
                               uint64_t t, struct hdd_cost *out);
+/* A pick's estimates: hdd_estimate_begin (d, t), any number of
+ * hdd_estimate (d, ..., t), hdd_estimate_end (d), with nothing served
+ * or idled between.  The same results as without them; the work every
+ * estimate at t starts with (the background work up to t) is done
+ * once.  Estimates at another time are made as usual.
+ */
+extern void hdd_estimate_begin (const struct hdd *, uint64_t t);
+extern void hdd_estimate_end (const struct hdd *);
 
 /* r would be served without positioning the arm for it, whatever the
  * drive's state and the time: its seek_ns and rot_ns are 0 (a write

@@ -218,10 +218,12 @@ mech_access (const struct mech *m, struct arm *a, bool write, uint64_t t,
 
 uint64_t
 mech_reach_ns (const struct mech *m, const struct arm *a, bool write,
-               uint64_t t, const struct loc *l)
+               uint64_t t, const struct loc *l, uint64_t below)
 {
   uint64_t dist, pos = position_ns (m, a, l, write, &dist);
 
+  if (pos >= below)             /* the wait cannot bring it below */
+    return pos;
   return pos + rot_wait (m->g->rpm, m->phase0, t + pos, l->slot, l->spt);
 }
 

@@ -61,10 +61,14 @@ extern uint64_t mech_access (const struct mech *, struct arm *, bool write,
                              struct hdd_cost *c);
 /* What the arm takes from *a at t to the start of the sector at *l:
  * positioning and rotational wait, as mech_access charges them for a
- * one-sector access (seek_ns + rot_ns), without the walk.
+ * one-sector access (seek_ns + rot_ns), without the walk.  When the
+ * positioning alone is not below 'below', it is returned as it is (a
+ * pick of the least, below being the least so far, needs no more than
+ * "not less": the rotational wait is not worked out).
  */
 extern uint64_t mech_reach_ns (const struct mech *, const struct arm *,
-                               bool write, uint64_t t, const struct loc *l);
+                               bool write, uint64_t t, const struct loc *l,
+                               uint64_t below);
 /* mech_walk for a read whose sectors follow over the interface as they
  * are read (*bus updated, track by track); for a write
  * (write-waits-for-bus=1) whose sectors the head writes only once they

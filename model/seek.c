@@ -117,7 +117,22 @@ curve_eval (const struct seek_curve *c, double d)
     return table_eval (c, d);
   if (d < c->x)
     return c->a + c->b * (c->p == 0.5 ? sqrt (d) : pow (d, c->p));
-  return c->a + c->b * pow (c->x, c->p) + c->slope * (d - c->x);
+  return c->knee + c->slope * (d - c->x);
+}
+
+/* llround (t) for t > 0 (half away from zero) without the library
+ * call: below 2^52, t less its integer part is exact; from there to
+ * 2^62, t is an integer.
+ */
+static uint64_t
+round_ns (double t)
+{
+  uint64_t r;
+
+  if (t >= 0x1p62)
+    return (uint64_t) llround (t);
+  r = (uint64_t) t;
+  return t - (double) r >= 0.5 ? r + 1 : r;
 }
 
 uint64_t
@@ -145,7 +160,7 @@ seek_ns (const struct seek_curve *c, uint64_t dist)
   if (c->table)
     return table_ns (c, dist);
   t = curve_eval (c, (double) dist);
-  return t <= 0 ? 0 : (uint64_t) llround (t);
+  return t <= 0 ? 0 : round_ns (t);
 }
 
 /* dm_mech_g1's dm_seek_time: the longer of the seek and the head
@@ -261,6 +276,7 @@ shape (struct seek_curve *c, double track, double full, double x, double p)
   c->b = denom > 0 ? (full - track) / denom : 0;
   c->a = track - c->b;
   c->slope = c->b * p * pow (x, p - 1);
+  c->knee = c->a + c->b * pow (c->x, c->p);
 }
 
 /* The table is extrapolated beyond its last point, so its time at the

@@ -19,6 +19,7 @@ struct seek_curve {
   uint64_t d[SEEK_TABLE_MAX + 1], t[SEEK_TABLE_MAX + 1];   /* cyl, ns */
   /* t(d) = a + b d^p for d < x; tangent line beyond, through full. */
   double a, b, p, x, slope;
+  double knee;                  /* a + b x^p, once (seek_ns's long seeks) */
   /* The positioning rule and its times (from the parameters). */
   int rule;                     /* enum position_rule */
   uint64_t write_settle, write_settle_neg, head_switch;

@@ -106,6 +106,7 @@ shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t,
   uint64_t best_t = UINT64_MAX;
   struct req *c, *best = NULL;
 
+  hdd_estimate_begin (hdd, t);  /* the drive is the same for each */
   TAILQ_FOREACH (c, &q->held, drive_link) {
     uint64_t p;
 
@@ -121,6 +122,7 @@ shortest (const struct drive_queue *q, const struct hdd *hdd, uint64_t t,
         break;
     }
   }
+  hdd_estimate_end (hdd);
   return best;
 }
 

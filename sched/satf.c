@@ -91,6 +91,7 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
   r = TAILQ_FIRST (&sd->arrivals);
   if (r && !TAILQ_NEXT (r, fifo_link))
     return r;
+  hdd_estimate_begin (hdd, now);        /* the drive is the same for each */
   TAILQ_FOREACH (r, &sd->arrivals, fifo_link) {
     uint64_t t = drive_positioning (hdd, &r->io, now);
     if (t < best_t) {           /* strict: ties keep the older */
@@ -102,6 +103,7 @@ shortest (struct satf_data *sd, const struct hdd *hdd, uint64_t now)
         break;
     }
   }
+  hdd_estimate_end (hdd);
   return best;
 }
 

@@ -1103,6 +1103,55 @@ START_TEST (test_estimate_leaves_no_trace)
 }
 END_TEST
 
+/* The estimates of one pick (hdd_estimate_begin, hdd_estimate_end)
+ * are the estimates made one by one: the expected value is the
+ * estimate's own definition, an estimate made alone.  st4000nm0033's
+ * write cache of 32 ranges (Write Cache Reordering); requests served
+ * without hdd_idle before them, so that the background work up to the
+ * pick's time (the destage writes the batch does once) is still to do
+ * at every pick; one estimate in each pick at another time (made as
+ * usual).
+ */
+START_TEST (test_estimates_of_a_pick)
+{
+  struct hdd *d = drive ("st4000nm0033", NULL, 0, 1);
+  const uint64_t blocks = hdd_params_of (d)->capacity / 4096;
+  uint64_t t = 0, i, k, pending = 0;
+
+  rng_state = 53;
+  for (i = 0; i < 400; i++) {
+    struct io probe[6], io = { .op = rnd () % 10 < 7 ? IO_WRITE : IO_READ,
+                               .offset = rnd () % blocks * 4096,
+                               .length = 4096 };
+    struct hdd_cost alone[6], in_pick[6];
+    uint64_t e_alone[6], e_pick[6], when[6];
+
+    for (k = 0; k < 6; k++) {
+      probe[k] = (struct io) { .op = k % 2 ? IO_WRITE : IO_READ,
+                               .offset = rnd () % blocks * 4096,
+                               .length = 4096 * (rnd () % 4 + 1) };
+      when[k] = k == 5 ? t + MS : t;
+      e_alone[k] = hdd_estimate (d, &probe[k], when[k], &alone[k]);
+    }
+    pending += hdd_dirty_bytes (d) > 0;
+    hdd_estimate_begin (d, t);
+    for (k = 0; k < 6; k++)
+      e_pick[k] = hdd_estimate (d, &probe[k], when[k], &in_pick[k]);
+    hdd_estimate_end (d);
+    for (k = 0; k < 6; k++) {
+      ck_assert_uint_eq (e_pick[k], e_alone[k]);
+      ck_assert_int_eq (memcmp (&in_pick[k], &alone[k], sizeof alone[k]), 0);
+    }
+    /* And the drive is as it was: the first estimate again. */
+    ck_assert_uint_eq (hdd_estimate (d, &probe[0], t, NULL), e_alone[0]);
+    t += hdd_serve (d, &io, t, NULL) + rnd () % (20 * MS);
+  }
+  /* Dirty data at most picks: destage writes to do up to t. */
+  ck_assert_uint_ge (pending, 300);
+  hdd_free (d);
+}
+END_TEST
+
 static Suite *
 cache_suite (void)
 {
@@ -1138,6 +1187,7 @@ cache_suite (void)
   tcase_add_test (tc, test_read_any_free);
   tcase_add_test (tc, test_read_behind_flush);
   tcase_add_test (tc, test_estimate_gives_back_dirty);
+  tcase_add_test (tc, test_estimates_of_a_pick);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -178,6 +178,76 @@ START_TEST (test_extents_rollback)
 }
 END_TEST
 
+/* Why walking with extents_first and extents_after does not give the
+ * bitmap's runs in order, or NULL.
+ */
+static const char *
+walk_mismatch (const struct extents *s, const unsigned char *b)
+{
+  const struct xnode *x;
+  uint64_t i = 0;
+
+  for (x = extents_first (s); x; x = extents_after (x)) {
+    while (i < SPACE && !b[i])
+      i++;
+    if (x->e.lba != i)
+      return "a range where the next run does not start";
+    while (i < SPACE && b[i])
+      i++;
+    if (x->e.lba + x->e.n != i)
+      return "a range that does not end where its run does";
+  }
+  while (i < SPACE && !b[i])
+    i++;
+  return i == SPACE ? NULL : "a run after the last range";
+}
+
+/* Several estimates from one state (hdd_estimate_begin): inside a
+ * transaction, changes, a mark, then rounds of changes each rolled
+ * back to the mark (the set is as at the mark, the changes before it
+ * kept), then the whole transaction rolled back (the set as before
+ * it).  Random changes touch nodes changed before the mark again: the
+ * journal must record those anew.
+ */
+START_TEST (test_extents_rollback_to_mark)
+{
+  static unsigned char b[SPACE], before[SPACE], at_mark[SPACE];
+  struct extents s;
+  unsigned round, k, i;
+  const char *why;
+
+  memset (b, 0, sizeof b);
+  rng = 31;
+  ck_assert_int_eq (extents_init (&s, SPACE / 2 + 2 + 4 * OPS,
+                                  20 * OPS + 6 * SPACE), 0);
+  for (round = 0; round < 10; round++) {
+    for (i = 0; i < 50; i++)
+      random_op (&s, b);
+    memcpy (before, b, sizeof b);
+    extents_begin (&s);
+    for (i = 0; i < OPS; i++)
+      random_op (&s, b);
+    extents_mark (&s);
+    memcpy (at_mark, b, sizeof b);
+    for (k = 0; k < 5; k++) {
+      for (i = 0; i < OPS; i++)
+        random_op (&s, b);
+      check_equal (&s, b);
+      extents_rollback_to_mark (&s);
+      check_equal (&s, at_mark);
+      check_queries (&s, at_mark);
+      why = walk_mismatch (&s, at_mark);
+      ck_assert_msg (why == NULL, "walk: %s", why);
+      memcpy (b, at_mark, sizeof b);
+    }
+    extents_rollback (&s);
+    check_equal (&s, before);
+    memcpy (b, before, sizeof b);
+  }
+  extents_free (&s);
+}
+END_TEST
+
 static Suite *
 extents_suite (void)
 {
@@ -187,6 +257,7 @@ extents_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_extents_are_the_bitmap);
   tcase_add_test (tc, test_extents_rollback);
+  tcase_add_test (tc, test_extents_rollback_to_mark);
   suite_add_tcase (s, tc);
   return s;
 }
