@@ -127,6 +127,10 @@ struct media_cache {
      arm's time in clean steps (hdd.c adds it). */
   uint64_t staged, cleaned_steps;
   uint64_t clean_ns;
+  uint64_t clean_from, clean_end;       /* the last run of clean steps,
+                                           back to back (a request
+                                           waiting for the arm then waits
+                                           for cleaning) */
 };
 
 /* From the parameters (media-cache-*=; off with legacy=true or
