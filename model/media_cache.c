@@ -233,6 +233,27 @@ map_cut (struct media_cache *mc, uint64_t lba, uint64_t n)
   }
 }
 
+static void region_of (const struct media_cache *, uint64_t home,
+                       uint64_t *lba, uint64_t *n);
+
+/* Staged data at home LBA lba may join the extent starting at home:
+ * always with fixed regions (mc_clean_cmr writes each extent home
+ * whole, whichever region it reaches into); with a region function (a
+ * DM-SMR drive's bands) only inside one band, since a band's cleaning
+ * rewrites that band alone and forgets the extents starting in it.
+ */
+static bool
+may_join (const struct media_cache *mc, uint64_t home, uint64_t lba)
+{
+  uint64_t a, b, n;
+
+  if (!mc->region)
+    return true;
+  region_of (mc, home, &a, &n);
+  region_of (mc, lba, &b, &n);
+  return a == b;
+}
+
 void
 mc_stage (struct media_cache *mc, uint64_t lba, uint64_t n, uint64_t at)
 {
@@ -244,7 +265,8 @@ mc_stage (struct media_cache *mc, uint64_t lba, uint64_t n, uint64_t at)
   /* Appended right after the extent before it, in home and in the
      log (a sequential run staged piece by piece): one extent. */
   before = lba > 0 ? mcm_end_after (&mc->map, lba - 1) : NULL;
-  if (before && ext_end (before) == lba && before->log + before->n == at)
+  if (before && ext_end (before) == lba && before->log + before->n == at
+      && may_join (mc, before->home, lba))
     before->n += n;
   else
     mcm_insert (&mc->map, &e);
