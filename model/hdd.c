@@ -703,9 +703,6 @@ cached_sectors (const struct hdd *d, uint64_t t)
     + (d->mech_free > t ? d->cache.inflight : 0);
 }
 
-/* A request that needs the arm waits for the destage write under way,
- * and for the drive's own work (tail.h: a recalibration, idle work).
- */
 /* Of a wait for the arm from t to until, the time it spends in the
  * last run of clean steps (one under way, or those a destage write
  * under way forced before its own write).
@@ -719,6 +716,9 @@ clean_between (const struct hdd *d, uint64_t t, uint64_t until)
   return d->mc.on && to > from ? to - from : 0;
 }
 
+/* A request that needs the arm waits for the destage write under way,
+ * and for the drive's own work (tail.h: a recalibration, idle work).
+ */
 static uint64_t
 arm_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
 {
