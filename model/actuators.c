@@ -46,6 +46,8 @@ struct actuators {
   hdd_media_fn fn;
   void *opaque;
   struct arm_ctx ctx[NARMS];
+  hdd_clean_fn clean_fn;
+  void *clean_opaque;
 };
 
 static int
@@ -286,6 +288,34 @@ actuators_set_media_observer (struct actuators *a, hdd_media_fn fn,
   a->opaque = opaque;
   for (k = 0; k < NARMS; k++)
     hdd_set_media_observer (a->arm[k], fn ? media_from_arm : NULL,
+                            fn ? &a->ctx[k] : NULL);
+}
+
+/* An arm's clean step, its region at the image's offsets. */
+static void
+clean_from_arm (void *opaque, const struct hdd_clean *ev)
+{
+  const struct arm_ctx *x = opaque;
+  struct actuators *a = x->a;
+  struct hdd_clean c = *ev;
+  uint64_t lba = ev->offset / SECTOR + (x->k ? a->half : 0);
+  uint64_t end = lba + ev->length / SECTOR;
+
+  c.offset = place_lba_to_image (a->pl, lba) * SECTOR;
+  c.length = place_lba_to_image (a->pl, end) * SECTOR - c.offset;
+  a->clean_fn (a->clean_opaque, &c);
+}
+
+void
+actuators_set_clean_observer (struct actuators *a, hdd_clean_fn fn,
+                              void *opaque)
+{
+  unsigned k;
+
+  a->clean_fn = fn;
+  a->clean_opaque = opaque;
+  for (k = 0; k < NARMS; k++)
+    hdd_set_clean_observer (a->arm[k], fn ? clean_from_arm : NULL,
                             fn ? &a->ctx[k] : NULL);
 }
 

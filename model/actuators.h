@@ -39,6 +39,11 @@ extern uint64_t actuators_dirty_bytes (const struct actuators *);
 extern uint64_t actuators_write_cache_bytes (const struct actuators *);
 extern void actuators_set_media_observer (struct actuators *,
                                           hdd_media_fn fn, void *opaque);
+/* hdd_set_clean_observer on each arm: their regions at the image's
+ * offsets.
+ */
+extern void actuators_set_clean_observer (struct actuators *,
+                                          hdd_clean_fn fn, void *opaque);
 extern uint64_t actuators_media_written (const struct actuators *,
                                          const struct hdd_media_write *ev,
                                          uint64_t t);

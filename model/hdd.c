@@ -92,6 +92,8 @@ struct hdd {
      request being served has put in the write cache so far. */
   hdd_media_fn media_fn;
   void *media_opaque;
+  hdd_clean_fn clean_fn;        /* clean steps (NULL: nobody asked) */
+  void *clean_opaque;
   uint64_t own_first, own_end;
 
   /* controller=disksim: DiskSim's disk controller serves instead. */
@@ -231,6 +233,17 @@ hdd_set_media_observer (struct hdd *d, hdd_media_fn fn, void *opaque)
   d->media_opaque = opaque;
   d->dc.media_fn = fn;
   d->dc.media_opaque = opaque;
+}
+
+void
+hdd_set_clean_observer (struct hdd *d, hdd_clean_fn fn, void *opaque)
+{
+  if (d->act) {
+    actuators_set_clean_observer (d->act, fn, opaque);
+    return;
+  }
+  d->clean_fn = fn;
+  d->clean_opaque = opaque;
 }
 
 /* When the walk of ev has written its first k sectors: the same walk,
@@ -454,12 +467,34 @@ mc_arm_access (void *ctx, bool write, uint64_t t, uint64_t lba, uint64_t n,
   return t;
 }
 
+/* A clean step of the job from t0 to t, to the observer. */
+static void
+report_clean (struct hdd *d, const struct mc_job *job, uint64_t t0,
+              uint64_t t, bool forced)
+{
+  struct hdd_clean ev = {
+    .start_ns = t0, .end_ns = t, .extents = job->count, .forced = forced,
+  };
+  const struct mc_extent *e;
+  uint64_t first = place_lba_to_image (d->pl, job->lba);
+
+  if (!d->clean_fn || is_scratch (d))
+    return;
+  ev.offset = first * SECTOR;
+  ev.length = (place_lba_to_image (d->pl, job->lba + job->n) - first)
+    * SECTOR;
+  for (e = mc_job_first (&d->mc, job); e; e = mc_job_next (&d->mc, job, e))
+    ev.staged_bytes += e->n * SECTOR;
+  d->clean_fn (d->clean_opaque, &ev);
+}
+
 /* One clean step from t (the arm free then): returns its end.  Like a
  * destage write, it is not preempted: a request that needs the arm
- * waits for it (busy_ns).
+ * waits for it (busy_ns, and clean_ns).  forced: a host write waits
+ * for room (else the host is idle).
  */
 static uint64_t
-mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c)
+mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c, bool forced)
 {
   const struct mc_mover mv = { mc_arm_access, d };
   struct mc_job job;
@@ -469,8 +504,12 @@ mc_clean_step (struct hdd *d, uint64_t t, struct hdd_cost *c)
   if (!mc_next_job (&d->mc, &job))
     return t;
   t = mc_clean (&d->mc, &job, &mv, t, c);
+  report_clean (d, &job, t0, t, forced);
   mc_clean_done (&d->mc, &job);
   d->mc.clean_ns += t - t0;
+  if (t0 != d->mc.clean_end)
+    d->mc.clean_from = t0;      /* a new run of clean steps */
+  d->mc.clean_end = t;
   d->mech_free = t;
   d->cache.inflight = 0;
   return t;
@@ -488,7 +527,7 @@ mc_idle_clean (struct hdd *d, uint64_t t)
     return;
   s = max64 (d->mech_free, d->host_end + d->mc.idle_ns);
   while (mc_has_staged (&d->mc) && s < t)
-    s = mc_clean_step (d, s, NULL);
+    s = mc_clean_step (d, s, NULL, false);
 }
 
 /* The background work up to t: finish the read-ahead, then destage. */
@@ -683,6 +722,19 @@ cached_sectors (const struct hdd *d, uint64_t t)
     + (d->mech_free > t ? d->cache.inflight : 0);
 }
 
+/* Of a wait for the arm from t to until, the time it spends in the
+ * last run of clean steps (one under way, or those a destage write
+ * under way forced before its own write).
+ */
+static uint64_t
+clean_between (const struct hdd *d, uint64_t t, uint64_t until)
+{
+  uint64_t from = max64 (t, d->mc.clean_from);
+  uint64_t to = min64 (until, d->mc.clean_end);
+
+  return d->mc.on && to > from ? to - from : 0;
+}
+
 /* A request that needs the arm waits for the destage write under way,
  * and for the drive's own work (tail.h: a recalibration, idle work).
  */
@@ -693,6 +745,7 @@ arm_wait (struct hdd *d, uint64_t t, struct hdd_cost *c)
 
   if (d->mech_free > t) {
     c->busy_ns += d->mech_free - t;
+    c->clean_ns += clean_between (d, t, d->mech_free);
     t = d->mech_free;
   }
   if (is_scratch (d))
@@ -967,8 +1020,9 @@ mc_make_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n,
               struct hdd_cost *c)
 {
   while (!mc_has_room (&d->mc, lba, n) && mc_has_staged (&d->mc)) {
-    uint64_t s = mc_clean_step (d, t, NULL);
+    uint64_t s = mc_clean_step (d, t, NULL, true);
     c->busy_ns += s - t;
+    c->clean_ns += s - t;
     t = s;
   }
   return t;
@@ -1131,11 +1185,14 @@ no_room (const struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
  * when there is room.
  */
 static uint64_t
-wait_for_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n)
+wait_for_room (struct hdd *d, uint64_t t, uint64_t lba, uint64_t n,
+               uint64_t *clean_ns)
 {
   while (no_room (d, t, lba, n)) {
-    if (d->mech_free > t)               /* a destage write ends */
+    if (d->mech_free > t) {             /* a destage write ends */
+      *clean_ns += clean_between (d, t, d->mech_free);  /* its cleaning */
       t = d->mech_free;
+    }
     else if (cache_has_dirty (&d->cache)) {     /* start the next one */
       stream_stop (d, t);
       d->mech_free = destage_one (d, max64 (t, d->cache.dirty_since), NULL);
@@ -1159,7 +1216,7 @@ serve_cached_write (struct hdd *d, struct req_span sp, uint64_t t,
     uint64_t n = min64 (end - s, contiguous_from (d, s));
     uint64_t lba = image_to_lba (d, s);
 
-    t = wait_for_room (d, t, lba, n);
+    t = wait_for_room (d, t, lba, n, &c->clean_ns);
     cache_mark_dirty (&d->cache, lba, n);
     cache_write_done (&d->cache, lba, n);
     s += n;

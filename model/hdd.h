@@ -72,6 +72,10 @@ struct hdd_cost {
      it, the difference of two doubles in ms (model/dctl.h); DiskSim's
      demerit bins that.  0 otherwise. */
   double disksim_ms;
+  uint64_t clean_ns;            /* of busy_ns, waiting for the drive to
+                                   clean its media cache (an SMR drive's
+                                   bands): forced cleaning for room, or
+                                   a clean step under way */
 };
 
 static inline uint64_t
@@ -187,6 +191,26 @@ typedef void (*hdd_media_fn) (void *opaque, const struct hdd_media_write *);
 
 /* Install (or with fn NULL remove) the observer of media writes. */
 extern void hdd_set_media_observer (struct hdd *, hdd_media_fn fn,
+                                    void *opaque);
+
+/* One clean step of the media cache (media_cache.h; on a DM-SMR drive
+ * a band's read-modify-write): the arm's from start_ns to end_ns, for
+ * the region of home addresses at image bytes [offset, offset+length)
+ * (length 0: outside the image), merging 'extents' staged extents of
+ * staged_bytes.  forced: the log or its map was full and a host write
+ * waited for it; else the host had been idle (media-cache-idle=).
+ */
+struct hdd_clean {
+  uint64_t start_ns, end_ns;
+  uint64_t offset, length;
+  uint64_t extents, staged_bytes;
+  bool forced;
+};
+
+typedef void (*hdd_clean_fn) (void *opaque, const struct hdd_clean *);
+
+/* Install (or with fn NULL remove) the observer of clean steps. */
+extern void hdd_set_clean_observer (struct hdd *, hdd_clean_fn fn,
                                     void *opaque);
 
 /* Sectors of event ev (from its first) on the media at time t, from

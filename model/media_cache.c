@@ -31,13 +31,15 @@ mc_init (struct media_cache *mc, const struct hdd_params *p,
   mc->overhead_ns = p->mc_overhead;
   mc->cap = mc->max_entries + MAP_SLACK;
   mc->clean = mc_clean_cmr;
-  mc->own = calloc (mc->cap, sizeof *mc->own);
+  /* Node 0 is the tree's "none"; indices are 32-bit. */
+  if (mc->cap < UINT32_MAX)
+    mc->own = calloc (mc->cap + 1, sizeof *mc->own);
   if (!mc->own) {
     snprintf (err, errlen, "out of memory (the media cache's map, "
               "media-cache-entries=%" PRIu64 ")", p->mc_entries);
     return -1;
   }
-  mc->map = mc->own;
+  mcm_init (&mc->map, mc->own);
   return 0;
 }
 
@@ -48,7 +50,7 @@ mc_init_scratch (struct media_cache *s, const struct media_cache *mc)
   if (!mc->on)
     return 0;
   s->cap = mc->cap;
-  s->own = calloc (s->cap, sizeof *s->own);
+  s->own = calloc (s->cap + 1, sizeof *s->own);
   return s->own ? 0 : -1;
 }
 
@@ -62,19 +64,21 @@ mc_free (struct media_cache *mc)
 void
 mc_lend (struct media_cache *scratch, const struct media_cache *mc)
 {
-  struct mc_extent *own = scratch->own;
+  struct mc_node *own = scratch->own;
 
   *scratch = *mc;
-  scratch->own = own;           /* map stays the drive's: borrowed */
+  scratch->own = own;           /* the pool stays the drive's: borrowed */
 }
 
-/* About to change the map: an estimate's copy takes its own first. */
+/* About to change the map: an estimate's copy takes its own first (the
+ * nodes link by index: the copy is the same tree).
+ */
 static void
 mc_own (struct media_cache *mc)
 {
-  if (mc->map != mc->own) {
-    memcpy (mc->own, mc->map, mc->len * sizeof *mc->map);
-    mc->map = mc->own;
+  if (mc->map.node != mc->own) {
+    memcpy (mc->own, mc->map.node, mcm_span (&mc->map) * sizeof *mc->own);
+    mc->map.node = mc->own;
   }
 }
 
@@ -99,51 +103,37 @@ ext_end (const struct mc_extent *e)
   return e->home + e->n;
 }
 
-/* The first extent that ends after lba (extents are disjoint and in
- * home order, so their ends are in order too).
+/* The extents overlapping [lba, end), in home order: the first, and
+ * the one after e (NULL past them).
  */
-static size_t
-first_ending_after (const struct media_cache *mc, uint64_t lba)
+static struct mc_extent *
+first_overlapping (const struct media_cache *mc, uint64_t lba, uint64_t end)
 {
-  size_t lo = 0, hi = mc->len;
+  struct mc_extent *e = mcm_end_after (&mc->map, lba);
 
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ext_end (&mc->map[mid]) <= lba)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return e && e->home < end ? e : NULL;
 }
 
-/* The first extent that starts at or after lba. */
-static size_t
-first_starting_at (const struct media_cache *mc, uint64_t lba)
+static struct mc_extent *
+next_overlapping (const struct media_cache *mc, const struct mc_extent *e,
+                  uint64_t end)
 {
-  size_t lo = 0, hi = mc->len;
+  struct mc_extent *f = mcm_start_at (&mc->map, ext_end (e));
 
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (mc->map[mid].home < lba)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return f && f->home < end ? f : NULL;
 }
 
 uint64_t
 mc_overlap (const struct media_cache *mc, uint64_t lba, uint64_t n)
 {
   uint64_t end = lba + n, sum = 0;
-  size_t i;
+  const struct mc_extent *e;
 
   if (!mc->on)
     return 0;
-  for (i = first_ending_after (mc, lba);
-       i < mc->len && mc->map[i].home < end; i++)
-    sum += min64 (end, ext_end (&mc->map[i])) - max64 (lba, mc->map[i].home);
+  for (e = first_overlapping (mc, lba, end); e;
+       e = next_overlapping (mc, e, end))
+    sum += min64 (end, ext_end (e)) - max64 (lba, e->home);
   return sum;
 }
 
@@ -151,8 +141,7 @@ void
 mc_piece (const struct media_cache *mc, uint64_t lba, uint64_t n,
           uint64_t *at, uint64_t *n_out)
 {
-  size_t i = mc->on ? first_ending_after (mc, lba) : 0;
-  const struct mc_extent *e = i < mc->len ? &mc->map[i] : NULL;
+  const struct mc_extent *e = mc->on ? mcm_end_after (&mc->map, lba) : NULL;
 
   if (e && e->home <= lba) {            /* staged: from the log */
     *at = e->log + (lba - e->home);
@@ -171,11 +160,11 @@ static size_t
 len_after_stage (const struct media_cache *mc, uint64_t lba, uint64_t n)
 {
   uint64_t end = lba + n;
-  size_t i, len = mc->len + 1;
+  size_t len = mc->map.len + 1;
+  const struct mc_extent *e;
 
-  for (i = first_ending_after (mc, lba);
-       i < mc->len && mc->map[i].home < end; i++) {
-    const struct mc_extent *e = &mc->map[i];
+  for (e = first_overlapping (mc, lba, end); e;
+       e = next_overlapping (mc, e, end)) {
     if (e->home >= lba && ext_end (e) <= end)
       len--;
     else if (e->home < lba && ext_end (e) > end)
@@ -204,31 +193,14 @@ mc_log_head (const struct media_cache *mc, uint64_t n)
   return mc->log_lba + (mc->head + n > mc->log_sectors ? 0 : mc->head);
 }
 
-static void
-map_insert (struct media_cache *mc, size_t i, const struct mc_extent *e)
-{
-  memmove (&mc->map[i + 1], &mc->map[i], (mc->len - i) * sizeof *mc->map);
-  mc->map[i] = *e;
-  mc->len++;
-}
-
-static void
-map_delete (struct media_cache *mc, size_t i, size_t count)
-{
-  memmove (&mc->map[i], &mc->map[i + count],
-           (mc->len - i - count) * sizeof *mc->map);
-  mc->len -= count;
-}
-
 /* Staged data of [lba, lba+n) is replaced: cut it from the map. */
 static void
 map_cut (struct media_cache *mc, uint64_t lba, uint64_t n)
 {
   uint64_t end = lba + n;
-  size_t i = first_ending_after (mc, lba);
+  struct mc_extent *e = first_overlapping (mc, lba, end);
 
-  while (i < mc->len && mc->map[i].home < end) {
-    struct mc_extent *e = &mc->map[i];
+  while (e) {
     uint64_t e_end = ext_end (e);
 
     if (e->home < lba && e_end > end) {         /* split in two */
@@ -236,45 +208,68 @@ map_cut (struct media_cache *mc, uint64_t lba, uint64_t n)
         end, e_end - end, e->log + (end - e->home), e->seq
       };
       e->n = lba - e->home;
-      map_insert (mc, i + 1, &tail);
+      mcm_insert (&mc->map, &tail);
       mc->live -= n;
       return;
     }
     if (e->home < lba) {                        /* keep its front */
       mc->live -= e_end - lba;
       e->n = lba - e->home;
-      i++;
     }
     else if (e_end > end) {                     /* keep its back */
+      struct mc_extent back = {
+        end, e_end - end, e->log + (end - e->home), e->seq
+      };
       mc->live -= end - e->home;
-      e->log += end - e->home;
-      e->n = e_end - end;
-      e->home = end;
+      mcm_delete (&mc->map, e->home);           /* its home orders it */
+      mcm_insert (&mc->map, &back);
       return;
     }
     else {                                      /* all of it */
       mc->live -= e->n;
-      map_delete (mc, i, 1);
+      mcm_delete (&mc->map, e->home);
     }
+    e = first_overlapping (mc, lba, end);
   }
+}
+
+static void region_of (const struct media_cache *, uint64_t home,
+                       uint64_t *lba, uint64_t *n);
+
+/* Staged data at home LBA lba may join the extent starting at home:
+ * always with fixed regions (mc_clean_cmr writes each extent home
+ * whole, whichever region it reaches into); with a region function (a
+ * DM-SMR drive's bands) only inside one band, since a band's cleaning
+ * rewrites that band alone and forgets the extents starting in it.
+ */
+static bool
+may_join (const struct media_cache *mc, uint64_t home, uint64_t lba)
+{
+  uint64_t a, b, n;
+
+  if (!mc->region)
+    return true;
+  region_of (mc, home, &a, &n);
+  region_of (mc, lba, &b, &n);
+  return a == b;
 }
 
 void
 mc_stage (struct media_cache *mc, uint64_t lba, uint64_t n, uint64_t at)
 {
   struct mc_extent e = { lba, n, at, mc->seq++ };
-  size_t i;
+  struct mc_extent *before;
 
   mc_own (mc);
   map_cut (mc, lba, n);
-  i = first_starting_at (mc, lba);
   /* Appended right after the extent before it, in home and in the
      log (a sequential run staged piece by piece): one extent. */
-  if (i > 0 && ext_end (&mc->map[i - 1]) == lba
-      && mc->map[i - 1].log + mc->map[i - 1].n == at)
-    mc->map[i - 1].n += n;
+  before = lba > 0 ? mcm_end_after (&mc->map, lba - 1) : NULL;
+  if (before && ext_end (before) == lba && before->log + before->n == at
+      && may_join (mc, before->home, lba))
+    before->n += n;
   else
-    map_insert (mc, i, &e);
+    mcm_insert (&mc->map, &e);
   mc->live += n;
   mc->head = at - mc->log_lba + n;
   mc->staged++;
@@ -294,7 +289,7 @@ mc_forget (struct media_cache *mc, uint64_t lba, uint64_t n)
 bool
 mc_has_staged (const struct media_cache *mc)
 {
-  return mc->on && mc->len > 0;
+  return mc->on && mc->map.len > 0;
 }
 
 static void
@@ -309,22 +304,34 @@ region_of (const struct media_cache *mc, uint64_t home, uint64_t *lba,
   *n = mc->region_sectors;
 }
 
+const struct mc_extent *
+mc_job_first (const struct media_cache *mc, const struct mc_job *job)
+{
+  const struct mc_extent *e = mcm_start_at (&mc->map, job->lba);
+
+  return e && e->home < job->lba + job->n ? e : NULL;
+}
+
+const struct mc_extent *
+mc_job_next (const struct media_cache *mc, const struct mc_job *job,
+             const struct mc_extent *e)
+{
+  const struct mc_extent *f = mcm_start_at (&mc->map, ext_end (e));
+
+  return f && f->home < job->lba + job->n ? f : NULL;
+}
+
 bool
 mc_next_job (const struct media_cache *mc, struct mc_job *job)
 {
-  size_t i, oldest = 0;
+  const struct mc_extent *e;
 
   if (!mc_has_staged (mc))
     return false;
-  for (i = 1; i < mc->len; i++)
-    if (mc->map[i].seq < mc->map[oldest].seq)
-      oldest = i;
-  region_of (mc, mc->map[oldest].home, &job->lba, &job->n);
-  job->first = first_starting_at (mc, job->lba);
-  for (i = job->first;
-       i < mc->len && mc->map[i].home < job->lba + job->n; i++)
-    ;
-  job->count = i - job->first;
+  region_of (mc, mcm_oldest (&mc->map)->home, &job->lba, &job->n);
+  job->count = 0;
+  for (e = mc_job_first (mc, job); e; e = mc_job_next (mc, job, e))
+    job->count++;
   return true;
 }
 
@@ -338,12 +345,13 @@ mc_clean (const struct media_cache *mc, const struct mc_job *job,
 void
 mc_clean_done (struct media_cache *mc, const struct mc_job *job)
 {
-  size_t i;
+  const struct mc_extent *e;
 
   mc_own (mc);
-  for (i = job->first; i < job->first + job->count; i++)
-    mc->live -= mc->map[i].n;
-  map_delete (mc, job->first, job->count);
+  while ((e = mc_job_first (mc, job)) != NULL) {
+    mc->live -= e->n;
+    mcm_delete (&mc->map, e->home);
+  }
   mc->cleaned_steps++;
 }
 
@@ -356,11 +364,11 @@ uint64_t
 mc_clean_cmr (const struct media_cache *mc, const struct mc_job *job,
               const struct mc_mover *mv, uint64_t t, struct hdd_cost *c)
 {
-  size_t i;
+  const struct mc_extent *e;
 
-  for (i = job->first; i < job->first + job->count; i++)
-    t = mv->access (mv->ctx, false, t, mc->map[i].log, mc->map[i].n, c);
-  for (i = job->first; i < job->first + job->count; i++)
-    t = mv->access (mv->ctx, true, t, mc->map[i].home, mc->map[i].n, c);
+  for (e = mc_job_first (mc, job); e; e = mc_job_next (mc, job, e))
+    t = mv->access (mv->ctx, false, t, e->log, e->n, c);
+  for (e = mc_job_first (mc, job); e; e = mc_job_next (mc, job, e))
+    t = mv->access (mv->ctx, true, t, e->home, e->n, c);
   return t;
 }

@@ -24,8 +24,9 @@
  *     (what it overwrites there has been cleaned: the space is
  *     counted by the live sectors, not by where they lie);
  *   - the map: at most media-cache-entries= extents, each a run of
- *     home LBAs and where in the log it is, in home order; a staged
- *     write over staged data replaces it (the old extent is cut);
+ *     home LBAs and where in the log it is, in home order (a tree:
+ *     mc_map.h); a staged write over staged data replaces it (the old
+ *     extent is cut);
  *   - the cleaning: per region of media-cache-region= bytes of home
  *     LBAs, oldest first (the region of the oldest staged extent: the
  *     log's order), by a cleaner function.
@@ -37,9 +38,9 @@
  * table of the SMR layer's own mapping a home LBA to its band through
  * mc_set_regions), and cleaning a band is a read-modify-write of the
  * whole band.  Install the band cleaner with mc_set_cleaner: it gets
- * the job (the region's home range and its staged extents, in home
- * order, from the map) and a mover, and returns when the arm is done;
- * for a band it would read the band, read the staged extents from the
+ * the job (the region's home range; its staged extents, in home order,
+ * from mc_job_first and mc_job_next) and a mover, and returns when
+ * the arm is done; for a band it would read the band, read the staged extents from the
  * log, and write the band back (mover->access three times over, or
  * per track), where mc_clean_cmr writes each extent home.  The map's
  * bound (media-cache-entries=) and the log's size are the SMR drive's
@@ -63,17 +64,8 @@
 #include <stdint.h>
 
 #include "hdd.h"
+#include "mc_map.h"
 #include "params.h"
-
-/* One staged extent: home LBAs [home, home+n) are at log LBAs
- * [log, log+n) (drive LBAs inside the media cache's region).  seq: the
- * order it was staged in (log order).
- */
-struct mc_extent {
-  uint64_t home, n;
-  uint64_t log;
-  uint64_t seq;
-};
 
 /* What a cleaner moves the arm with: access(ctx, write, t, lba, n, c)
  * reads or writes drive LBAs [lba, lba+n) from t, returns the end
@@ -87,11 +79,12 @@ struct mc_mover {
 };
 
 /* One clean step: the region of home LBAs [lba, lba+n), and its
- * staged extents, map[first .. first+count) (in home order).
+ * count staged extents (those starting in it; mc_job_first and
+ * mc_job_next give them in home order).
  */
 struct mc_job {
   uint64_t lba, n;
-  size_t first, count;
+  size_t count;
 };
 
 struct media_cache;
@@ -122,10 +115,11 @@ struct media_cache {
   uint64_t head;                /* next log sector, from log_lba */
   uint64_t live;                /* sectors staged and not cleaned */
   uint64_t seq;
-  /* The map, in home order.  map points to own, or to the drive's
-     (an estimate's borrowed copy, until it changes it). */
-  struct mc_extent *map, *own;
-  size_t len, cap;
+  /* The map, in home order.  Its pool is own, or the drive's (an
+     estimate's borrowed copy, until it changes it). */
+  struct mc_map map;
+  struct mc_node *own;
+  size_t cap;
   mc_clean_fn clean;
   mc_region_fn region;
   void *region_ctx;
@@ -133,6 +127,10 @@ struct media_cache {
      arm's time in clean steps (hdd.c adds it). */
   uint64_t staged, cleaned_steps;
   uint64_t clean_ns;
+  uint64_t clean_from, clean_end;       /* the last run of clean steps,
+                                           back to back (a request
+                                           waiting for the arm then waits
+                                           for cleaning) */
 };
 
 /* From the parameters (media-cache-*=; off with legacy=true or
@@ -196,6 +194,14 @@ extern bool mc_next_job (const struct media_cache *, struct mc_job *);
 extern uint64_t mc_clean (const struct media_cache *, const struct mc_job *,
                           const struct mc_mover *, uint64_t t,
                           struct hdd_cost *c);
+/* The job's extents in home order: the first, the one after e; NULL
+ * after the last.  The map must not change in between.
+ */
+extern const struct mc_extent *mc_job_first (const struct media_cache *,
+                                             const struct mc_job *);
+extern const struct mc_extent *mc_job_next (const struct media_cache *,
+                                            const struct mc_job *,
+                                            const struct mc_extent *e);
 /* The job is done: forget its extents. */
 extern void mc_clean_done (struct media_cache *, const struct mc_job *);
 
@@ -212,7 +218,7 @@ extern uint64_t mc_clean_cmr (const struct media_cache *,
 static inline uint64_t
 mc_entries (const struct media_cache *mc)
 {
-  return mc->len;
+  return mc->map.len;
 }
 
 static inline uint64_t

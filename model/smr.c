@@ -154,11 +154,11 @@ uint64_t
 smr_clean_band (const struct media_cache *mc, const struct mc_job *job,
                 const struct mc_mover *mv, uint64_t t, struct hdd_cost *c)
 {
-  size_t i;
+  const struct mc_extent *e;
 
   t = mv->access (mv->ctx, false, t, job->lba, job->n, c);
-  for (i = job->first; i < job->first + job->count; i++)
-    t = mv->access (mv->ctx, false, t, mc->map[i].log, mc->map[i].n, c);
+  for (e = mc_job_first (mc, job); e; e = mc_job_next (mc, job, e))
+    t = mv->access (mv->ctx, false, t, e->log, e->n, c);
   return mv->access (mv->ctx, true, t, job->lba, job->n, c);
 }
 

@@ -156,9 +156,12 @@ driver_start (const struct driver_config *cfg)
   }
   spin_ns = cfg->spin_ns;
   realtime = cfg->realtime;
-  if (power_start (cfg) == -1)
+  if (power_start (cfg) == -1
+      || recorder_start (cfg->trace_path, cfg->stats_path) == -1)
     return -1;
-  return recorder_start (cfg->trace_path, cfg->stats_path);
+  if (cfg->trace_path)          /* the media cache's clean steps, as rows */
+    hdd_set_clean_observer (drv.hdd, recorder_clean, NULL);
+  return 0;
 }
 
 int

@@ -47,6 +47,11 @@
 #define STATS_PERIOD_NS UINT64_C(1000000000)
 /* Fault rows waiting for the writer: as many as there can be faults. */
 #define FAULT_ROWS 32
+/* Clean rows waiting for the writer (it writes once a second): a
+ * DM-SMR band takes about half a second, a CMR media cache's region a
+ * few milliseconds.
+ */
+#define CLEAN_ROWS 1024
 
 static struct {
   pthread_mutex_t lock;         /* guards head, tail, the flags, and the
@@ -78,6 +83,10 @@ static struct {
   struct trace_fault faults[FAULT_ROWS];
   unsigned nfaults;
   uint64_t faults_fired;
+  /* Under 'lock': clean steps, their rows not yet written. */
+  struct trace_clean cleans[CLEAN_ROWS];
+  unsigned ncleans;
+  uint64_t cleans_lost;
   /* Under 'lock': the drive's power states, when a timer is set. */
   bool power;
   struct hdd_power_snapshot power_snap;
@@ -104,8 +113,9 @@ write_outputs (void)
   bool was_cut, row_due;
 
   struct trace_fault faults[FAULT_ROWS];
-  unsigned nfaults, i;
-  uint64_t fired;
+  unsigned nfaults, ncleans, i;
+  uint64_t fired, cleans_lost;
+  static struct trace_clean cleans[CLEAN_ROWS];   /* the writer's */
   struct hdd_power_snapshot snap;
   bool have_power;
 
@@ -118,6 +128,11 @@ write_outputs (void)
   memcpy (faults, rec.faults, nfaults * sizeof faults[0]);
   rec.nfaults = 0;
   fired = rec.faults_fired;
+  ncleans = rec.ncleans;
+  memcpy (cleans, rec.cleans, ncleans * sizeof cleans[0]);
+  rec.ncleans = 0;
+  cleans_lost = rec.cleans_lost;
+  rec.cleans_lost = 0;
   have_power = rec.power;
   snap = rec.power_snap;
   pthread_mutex_unlock (&rec.lock);
@@ -127,6 +142,11 @@ write_outputs (void)
     trace_file_add_cut (rec.trace, &cut);
   for (i = 0; i < nfaults && rec.trace; i++)
     trace_file_add_fault (rec.trace, &faults[i]);
+  for (i = 0; i < ncleans && rec.trace; i++)
+    trace_file_add_clean (rec.trace, &cleans[i]);
+  if (cleans_lost > 0)
+    nbdkit_debug ("trace: %lu clean steps left out (more than %d between "
+                  "two writes)", (unsigned long) cleans_lost, CLEAN_ROWS);
   stats_set_faults_fired (rec.stats, fired);
   if (have_power) {
     struct hdd_power_stats ps;
@@ -243,6 +263,22 @@ recorder_fault (const struct trace_fault *f)
 }
 
 void
+recorder_clean (void *opaque, const struct hdd_clean *ev)
+{
+  (void) opaque;
+  pthread_mutex_lock (&rec.lock);
+  if (rec.ncleans < CLEAN_ROWS)
+    rec.cleans[rec.ncleans++] = (struct trace_clean) {
+      .start_ns = ev->start_ns, .end_ns = ev->end_ns,
+      .offset = ev->offset, .length = ev->length, .extents = ev->extents,
+      .staged_bytes = ev->staged_bytes, .forced = ev->forced,
+    };
+  else
+    rec.cleans_lost++;
+  pthread_mutex_unlock (&rec.lock);
+}
+
+void
 recorder_power_states (const struct hdd_power_snapshot *s)
 {
   pthread_mutex_lock (&rec.lock);
@@ -347,5 +383,7 @@ recorder_stop (void)
   rec.cut_row_due = false;
   rec.nfaults = 0;
   rec.faults_fired = 0;
+  rec.ncleans = 0;
+  rec.cleans_lost = 0;
   rec.power = false;
 }

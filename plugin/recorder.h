@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../model/hdd.h"
 #include "../sched/req.h"
+#include "../trace/clean_row.h"
 #include "../trace/cut.h"
 #include "../trace/fault_row.h"
 #include "../model/power_states.h"
@@ -50,5 +52,12 @@ extern void recorder_fault (const struct trace_fault *);
  * snapshot's instant.
  */
 extern void recorder_power_states (const struct hdd_power_snapshot *);
+
+/* The model's observer of clean steps (hdd_set_clean_observer, with a
+ * trace=): each one's row in the trace, written with the next output
+ * (at most CLEAN_ROWS between two; more are left out, and counted in
+ * a debug message).
+ */
+extern void recorder_clean (void *opaque, const struct hdd_clean *);
 
 #endif /* HDDSIM_RECORDER_H */

@@ -201,6 +201,15 @@ trace_file_add_fault (struct trace_file *t, const struct trace_fault *f)
   t->pending++;
 }
 
+void
+trace_file_add_clean (struct trace_file *t, const struct trace_clean *c)
+{
+  if (!make_room (t))
+    return;
+  t->used += trace_format_clean (t->buf + t->used, c);
+  t->pending++;
+}
+
 uint64_t
 trace_file_lost (const struct trace_file *t)
 {

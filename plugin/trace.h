@@ -22,6 +22,9 @@ extern void trace_file_add_cut (struct trace_file *, const struct trace_cut *);
 /* A fault's row (fault=; trace_format_fault). */
 extern void trace_file_add_fault (struct trace_file *,
                                   const struct trace_fault *);
+/* A clean step's row (trace_format_clean). */
+extern void trace_file_add_clean (struct trace_file *,
+                                  const struct trace_clean *);
 /* Write out what is buffered. */
 extern void trace_file_flush (struct trace_file *);
 /* Records that could not be written (after a write error). */

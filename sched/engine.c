@@ -436,6 +436,7 @@ cost_add (struct hdd_cost *sum, const struct hdd_cost *c)
   sum->medium_error = sum->medium_error || c->medium_error;
   sum->reallocated += c->reallocated;
   sum->pending += c->pending;
+  sum->clean_ns += c->clean_ns;         /* of busy_ns: as busy_ns */
 }
 
 /* Command c of a split request r is on the actuator: r starts with

@@ -32,4 +32,5 @@ const char *const trace_col_names[TRACE_NCOLS] = {
   [TRACE_COL_WAKE] = "wake_ns",
   [TRACE_COL_FAULT] = "fault_ns",
   [TRACE_COL_EVENT] = "event",
+  [TRACE_COL_CLEAN] = "clean_ns",
 };

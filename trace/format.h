@@ -20,7 +20,10 @@
  * Then the time a request waited for the drive to leave a power state
  * (wake_ns: spin-up, heads loading) and the time faults added to it
  * (fault_ns: fail-slow, stalls); 'event' is empty but on a fault's row
- * (trace/fault_row.h), where it says which fault fired.
+ * (trace/fault_row.h), where it says which fault fired.  clean_ns: of
+ * busy_ns, the time the request waited for the drive to clean its
+ * media cache (an SMR drive's bands); a clean step's own row is
+ * trace/clean_row.h.
  * Traces written before a column existed lack it and still read.
  */
 enum trace_col {
@@ -33,6 +36,7 @@ enum trace_col {
   TRACE_COL_FLUSHES_DONE, TRACE_COL_FUA_WRITES_DONE,
   TRACE_COL_DISPATCH, TRACE_COL_DRIVE_QUEUE,
   TRACE_COL_WAKE, TRACE_COL_FAULT, TRACE_COL_EVENT,
+  TRACE_COL_CLEAN,
   TRACE_NCOLS
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/param.h"
+#include "clean_row.h"
 #include "cut.h"
 #include "fault_row.h"
 #include "format.h"
@@ -676,6 +677,9 @@ parse_line (struct trace_reader *t, struct trace_row *row,
   if (f[C_OP]->s[0] == TRACE_OP_FAULT[0]
       && strcmp (f[C_OP]->s, TRACE_OP_FAULT) == 0)
     return 0;                   /* a fault fired: no request */
+  if (f[C_OP]->s[0] == TRACE_OP_CLEAN[0]
+      && strcmp (f[C_OP]->s, TRACE_OP_CLEAN) == 0)
+    return 0;                   /* a clean step: no request */
   if (parse_row (&t->rd, row, f, identity) == -1
       || check_no_cut_fields (&t->rd, f) == -1)
     return -1;

@@ -167,7 +167,8 @@ trace_format_line (char *buf, const struct trace_record *t)
   p = field_u64 (p, t->drive_queue);
   p = field_u64 (p, t->cost.wake_ns);
   p = field_u64 (p, t->cost.fault_ns);
-  /* no event */
+  *p++ = ',';                   /* no event */
+  p = put_u64 (p, t->cost.clean_ns);
   *p++ = '\n';
   return (size_t) (p - buf);
 }
@@ -188,9 +189,10 @@ trace_format_cut (char *buf, const struct trace_cut *c)
   p = field_u64 (p, c->lost_bytes);
   p = field_u64 (p, c->flushes_done);
   p = field_u64 (p, c->fua_writes_done);
-  /* its instant, nothing held, no wake or fault time, no event */
+  /* its instant, nothing held, no wake or fault time, no event, no
+     cleaning */
   p = field_u64 (p, c->t_ns);
-  p = put_str (p, "0,0,0,\n");
+  p = put_str (p, "0,0,0,,0\n");
   return (size_t) (p - buf);
 }
 
@@ -208,6 +210,31 @@ trace_format_fault (char *buf, const struct trace_fault *f)
   p = field_u64 (p, f->t_ns);
   p = put_str (p, "0,0,0,");
   p = put_str (p, f->what);
-  *p++ = '\n';
+  p = put_str (p, ",0\n");
+  return (size_t) (p - buf);
+}
+
+size_t
+trace_format_clean (char *buf, const struct trace_clean *c)
+{
+  char *p = buf;
+
+  p = field_str (p, "0,0," TRACE_OP_CLEAN);
+  p = field_u64 (p, c->offset);
+  p = field_u64 (p, c->length);
+  p = field_u64 (p, c->start_ns);
+  p = field_u64 (p, c->start_ns);
+  p = field_u64 (p, c->end_ns);
+  /* the arm's own work: no request's seek, rotation, transfer,
+     lateness; fua ... queue_len 0 */
+  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_CLEAN ",0,,,,");
+  p = field_u64 (p, c->start_ns);
+  p = put_str (p, "0,0,0,");
+  p = put_str (p, c->forced ? "forced" : "idle");
+  p = put_str (p, " extents=");
+  p = put_u64 (p, c->extents);
+  p = put_str (p, " staged=");
+  p = put_u64 (p, c->staged_bytes);
+  p = put_str (p, ",0\n");
   return (size_t) (p - buf);
 }

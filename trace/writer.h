@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "clean_row.h"
 #include "cut.h"
 #include "fault_row.h"
 #include "record.h"
@@ -25,5 +26,7 @@ extern size_t trace_format_line (char *buf, const struct trace_record *);
 extern size_t trace_format_cut (char *buf, const struct trace_cut *);
 /* A fault's row (fault_row.h). */
 extern size_t trace_format_fault (char *buf, const struct trace_fault *);
+/* A clean step's row (clean_row.h). */
+extern size_t trace_format_clean (char *buf, const struct trace_clean *);
 
 #endif /* HDDSIM_TRACE_WRITER_H */

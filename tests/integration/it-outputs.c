@@ -420,6 +420,46 @@ START_TEST (test_trace_to_pipe)
 }
 END_TEST
 
+/* Cleaning in the plugin's trace (issue 29 item 4): a drive with a
+ * media cache of 4 extents (exos2x18, write cache off, so each 4 KiB
+ * write is staged) takes 12 scattered writes; from the fifth on a
+ * write may find the map full and wait while the drive cleans.  Every
+ * clean step is a row of its own ("0,0,clean,...", event "forced ..."),
+ * which the trace's reader skips: 12 requests read back.
+ */
+START_TEST (test_trace_has_clean_rows)
+{
+  static const char *const params[] = {
+    "profile=exos2x18", "cache=off", "media-cache-entries=4", NULL
+  };
+  struct server s;
+  struct nbd_handle *nbd;
+  static char buf[4096];
+  struct trace_row *rows;
+  char *text;
+  unsigned i;
+
+  server_prepare (&s, IMAGE_BYTES);
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  for (i = 0; i < 12; i++)
+    ck_assert_msg (nbd_pwrite (nbd, buf, sizeof buf,
+                               (uint64_t) (i * 37 % 256) * 4096, 0) == 0,
+                   "pwrite: %s", nbd_get_error ());
+  nbd_close (nbd);
+  server_stop (&s, NULL);
+  text = slurp (s.trace);
+  ck_assert_msg (occurrences (text, "\n0,0,clean,") >= 1,
+                 "no clean row in the trace:\n%s", text);
+  ck_assert_uint_eq (occurrences (text, "\n0,0,clean,"),
+                     occurrences (text, ",forced extents="));
+  free (text);
+  ck_assert_int_eq (read_trace (s.trace, &rows), 12);
+  free (rows);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* Start the server with its stderr in dir/nbdkit.err. */
 static void
 start_capturing (struct server *s, const char *const *params, char *errfile,
@@ -530,6 +570,7 @@ outputs_suite (void)
   tcase_add_test (startup, test_dangling_stats_link_refused);
   tcase_add_test (run, test_symlinks_written_through);
   tcase_add_test (run, test_trace_to_pipe);
+  tcase_add_test (run, test_trace_has_clean_rows);
   tcase_add_test (run, test_trace_disk_full_later);
   tcase_add_test (run, test_stats_disk_full_later);
   /* nbdkit preloaded with ASan hangs on exit after a failed start-up

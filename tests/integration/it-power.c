@@ -171,8 +171,8 @@ START_TEST (test_fault_rows_and_factor)
   trace = slurp (s.trace);
   ck_assert_msg (strstr (trace, ",0,fault,0,0,500000000,500000000,"
                          "500000000,"), "%s", trace);
-  ck_assert_msg (strstr (trace, ",slow:3@at:500ms\n"), "%s", trace);
-  ck_assert_msg (strstr (trace, ",recover@signal\n"), "%s", trace);
+  ck_assert_msg (strstr (trace, ",slow:3@at:500ms,0\n"), "%s", trace);
+  ck_assert_msg (strstr (trace, ",recover@signal,0\n"), "%s", trace);
   free (trace);
   ck_assert_int_eq (trace_read (s.trace, &rows, err, sizeof err), 2);
   free (rows);

@@ -163,6 +163,70 @@ START_TEST (test_idle_cleaning)
 }
 END_TEST
 
+/* What the observer of clean steps (hdd_set_clean_observer) saw. */
+#define MAX_SEEN 8
+static struct hdd_clean seen[MAX_SEEN];
+static unsigned nseen;
+
+static void
+see_clean (void *opaque, const struct hdd_clean *ev)
+{
+  (void) opaque;
+  if (nseen < MAX_SEEN)
+    seen[nseen] = *ev;
+  nseen++;
+}
+
+/* Cleaning is reported (issue 29 item 4, issue 25's "its cleaning in
+ * the trace"): each clean step to the observer, its region (the home
+ * region of media-cache-region= bytes holding the staged write), its
+ * one extent of 4096 bytes, when it ran and why; a request that waited
+ * for it has the wait in clean_ns.  As test_full_map_stalls_the_host:
+ * the fifth write waits for one forced step, and all its busy_ns is
+ * that step.  Then, as test_idle_cleaning: idle steps, none before
+ * media-cache-idle (100 ms) of quiet, and a read arriving during one
+ * waits for cleaning only.
+ */
+START_TEST (test_cleaning_is_reported)
+{
+  static const char *const more[] = { "media-cache-entries", "4", NULL };
+  struct hdd *d = mc_drive (more);
+  const uint64_t region = hdd_params_of (d)->mc_region;
+  struct hdd_cost c;
+  uint64_t t = 0, i, quiet;
+
+  nseen = 0;
+  hdd_set_clean_observer (d, see_clean, NULL);
+  for (i = 0; i < 5; i++)
+    t += serve_at (d, IO_WRITE, (500 + 600 * i) * GIB, 4096, t, &c);
+  ck_assert_uint_eq (nseen, 1);
+  ck_assert (seen[0].forced);
+  ck_assert_uint_eq (seen[0].extents, 1);
+  ck_assert_uint_eq (seen[0].staged_bytes, 4096);
+  /* the oldest staged write's region: the first write's, at 500 GiB */
+  ck_assert_uint_eq (seen[0].offset, 500 * GIB - 500 * GIB % region);
+  ck_assert_uint_eq (seen[0].length, region);
+  ck_assert_uint_gt (seen[0].end_ns, seen[0].start_ns);
+  ck_assert_uint_gt (c.busy_ns, 0);
+  ck_assert_uint_eq (c.clean_ns, c.busy_ns);
+  ck_assert_uint_eq (c.clean_ns, seen[0].end_ns - seen[0].start_ns);
+
+  /* Four staged now; quiet from t on. */
+  quiet = t;
+  hdd_idle (d, quiet + 100 * MS - 1);
+  ck_assert_uint_eq (nseen, 1);
+  hdd_idle (d, quiet + 100 * MS + 1);   /* a step begins */
+  ck_assert_uint_eq (nseen, 2);
+  ck_assert (!seen[1].forced);
+  ck_assert_uint_ge (seen[1].start_ns, quiet + 100 * MS);
+  ck_assert_uint_eq (seen[1].staged_bytes, 4096);
+  serve_at (d, IO_READ, 10 * GIB, 4096, quiet + 100 * MS + 2, &c);
+  ck_assert_uint_gt (c.busy_ns, 0);
+  ck_assert_uint_eq (c.clean_ns, seen[1].end_ns - (quiet + 100 * MS + 2));
+  hdd_free (d);
+}
+END_TEST
+
 /* Writes longer than media-cache-max-write (64K) go home; so does
  * every write with legacy=true.
  */
@@ -230,6 +294,7 @@ mcache_suite (void)
   tcase_add_test (tc, test_fragmented_read);
   tcase_add_test (tc, test_full_map_stalls_the_host);
   tcase_add_test (tc, test_idle_cleaning);
+  tcase_add_test (tc, test_cleaning_is_reported);
   tcase_add_test (tc, test_not_staged);
   tcase_add_test (tc, test_estimate_is_serve_with_media_cache);
   suite_add_tcase (s, tc);

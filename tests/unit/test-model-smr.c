@@ -226,6 +226,35 @@ START_TEST (test_cleaning_takes_the_band)
 }
 END_TEST
 
+/* A staged command across a band's end is two extents, one per band,
+ * however contiguous in the log (the second piece lands right after
+ * the first): cleaning a band rewrites that band alone, so the oldest
+ * band's cleaning leaves the next band's piece staged.  (Before this
+ * rule the two pieces joined into one extent and the first band's
+ * cleaning forgot the second band's data unwritten: an ascending
+ * stream cleaned many bands' data for one band's work.)
+ */
+START_TEST (test_staged_run_stops_at_band_end)
+{
+  struct hdd *d = smr_drive (NULL);
+  struct hdd_cost c;
+  uint64_t t;
+
+  /* 256 KiB, under smr-seq-min=512K: staged, half in band 5, half in
+     band 6. */
+  t = serve_at (d, IO_WRITE, band_at (d, 6) - 128 * 1024, 256 * 1024, 0,
+                &c);
+  ck_assert_uint_eq (state (d).map_entries, 2);
+  ck_assert_uint_eq (state (d).logged_bytes, 256 * 1024);
+  hdd_idle (d, t + 1000 * MS + 1);      /* one band's cleaning begins */
+  ck_assert_uint_eq (state (d).bands_cleaned, 1);
+  ck_assert_uint_eq (staged (d, band_at (d, 6) - 4096), 0);
+  ck_assert_uint_eq (staged (d, band_at (d, 6)), 8);
+  ck_assert_uint_eq (state (d).logged_bytes, 128 * 1024);
+  hdd_free (d);
+}
+END_TEST
+
 /* The log full: 64 KiB of cache takes two 32 KiB writes; the third
  * cleans the first one's band.
  */
@@ -397,6 +426,7 @@ smr_suite (void)
   tcase_add_test (tc, test_write_cache_keeps_the_commands_way);
   tcase_add_test (tc, test_map_full_forces_fifo_cleaning);
   tcase_add_test (tc, test_cleaning_takes_the_band);
+  tcase_add_test (tc, test_staged_run_stops_at_band_end);
   tcase_add_test (tc, test_log_full_forces_cleaning);
   tcase_add_test (tc, test_idle_cleaning);
   tcase_add_test (tc, test_request_waits_for_cleaning);

@@ -23,7 +23,7 @@ static const char header[] =
   "seek_ns,rot_ns,xfer_ns,late_ns,"
   "fua,busy_ns,overhead_ns,seek_cyl,cache_hit,queue_len,outcome,"
   "commands,lost_extents,lost_bytes,flushes_done,fua_writes_done,"
-  "dispatch_ns,drive_queue,wake_ns,fault_ns,event\n";
+  "dispatch_ns,drive_queue,wake_ns,fault_ns,event,clean_ns\n";
 
 static struct trace_record
 sample (void)
@@ -65,10 +65,14 @@ START_TEST (test_delivered_line)
   struct trace_record t = sample ();
 
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n");
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,,0\n");
+  t.cost.clean_ns = 7;          /* 7 of busy_ns's 11 waited for cleaning */
+  check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
+              "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,,7\n");
+  t.cost.clean_ns = 0;
   t.late_ns = -5;               /* early: a bug, but written as it is */
   check_line (&t, "42,3,write,1048576,4096,1000,2500,12345678,"
-              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n");
+              "3000000,4166666,81920,-5,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,,0\n");
 }
 END_TEST
 
@@ -92,7 +96,7 @@ START_TEST (test_number_edges)
     { UINT64_MAX, "18446744073709551615" },
   };
   const char *rest = ",3,write,1048576,4096,1000,2500,12345678,"
-    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,\n";
+    "3000000,4166666,81920,57,1,11,22,1234,0,7,ok,5,,,,,2000,3,0,0,,0\n";
   struct trace_record t = sample ();
   char expected[TRACE_LINE_MAX];
   size_t i;
@@ -116,12 +120,12 @@ START_TEST (test_undelivered_and_extremes)
   t.id = UINT64_MAX;
   t.cost.seek_ns = 0;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
-              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,,2000,3,0,0,\n");
+              "0,4166666,81920,,0,11,22,1234,1,7,aborted,5,,,,,2000,3,0,0,,0\n");
   t.outcome = OUTCOME_IO_ERROR;
   t.late_ns = INT64_MIN + 1;
   check_line (&t, "18446744073709551615,3,flush,0,0,1000,2500,12345678,"
               "0,4166666,81920,-9223372036854775807,0,11,22,1234,1,7,"
-              "error,5,,,,,2000,3,0,0,\n");
+              "error,5,,,,,2000,3,0,0,,0\n");
 }
 END_TEST
 
@@ -137,7 +141,7 @@ START_TEST (test_cut_line)
   };
   static const char expected[] =
     "460,0,powercut,0,0,13430216476,13430216476,13430216476,"
-    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7,13430216476,0,0,0,\n";
+    "0,0,0,,0,0,0,0,0,0,powercut,0,2,98304,162,7,13430216476,0,0,0,,0\n";
   char buf[TRACE_LINE_MAX];
   size_t n = trace_format_cut (buf, &c);
 
@@ -154,7 +158,7 @@ START_TEST (test_fault_line)
   struct trace_fault f = { .id = 12, .t_ns = 500000000 };
   static const char expected[] =
     "12,0,fault,0,0,500000000,500000000,500000000,"
-    "0,0,0,,0,0,0,0,0,0,fault,0,,,,,500000000,0,0,0,slow:3@at:500ms\n";
+    "0,0,0,,0,0,0,0,0,0,fault,0,,,,,500000000,0,0,0,slow:3@at:500ms,0\n";
   char buf[TRACE_LINE_MAX], path[] = "/tmp/hddsim-fault-XXXXXX";
   char err[TRACE_ERRLEN];
   struct trace_row *rows;
@@ -191,6 +195,40 @@ trace_file_started (char *path, const struct trace_record *t)
   fwrite (buf, 1, trace_format_line (buf, t), fp);
   return fp;
 }
+
+/* A clean step's row, as trace/clean_row.h spells it out, and the
+ * reader skips it: it is no request.
+ */
+START_TEST (test_clean_line)
+{
+  const struct trace_clean c = {
+    .start_ns = 3000000000, .end_ns = 3512000000,
+    .offset = 41943040, .length = 41943040, .extents = 12,
+    .staged_bytes = 49152, .forced = true,
+  };
+  static const char expected[] =
+    "0,0,clean,41943040,41943040,3000000000,3000000000,3512000000,"
+    "0,0,0,,0,0,0,0,0,0,clean,0,,,,,3000000000,0,0,0,"
+    "forced extents=12 staged=49152,0\n";
+  char buf[TRACE_LINE_MAX], path[] = "/tmp/hddsim-clean-XXXXXX";
+  char err[TRACE_ERRLEN];
+  struct trace_record t = sample ();
+  struct trace_row *rows;
+  size_t n;
+  FILE *fp;
+
+  n = trace_format_clean (buf, &c);
+  ck_assert_msg (n == strlen (expected) && memcmp (buf, expected, n) == 0,
+                 "got \"%.*s\", expected \"%s\"", (int) n, buf, expected);
+  fp = trace_file_started (path, &t);
+  fwrite (expected, 1, strlen (expected), fp);
+  fclose (fp);
+  ck_assert_msg (trace_read (path, &rows, err, sizeof err) == 1, "%s", err);
+  ck_assert_uint_eq (rows[0].id, 42);
+  free (rows);
+  unlink (path);
+}
+END_TEST
 
 /* A trace with a request, the cut and a request failed by it: the
  * reader gives the two requests as rows and the cut apart, with every
@@ -280,6 +318,7 @@ trace_format_suite (void)
   tcase_add_test (tc, test_reader_reads_what_is_written);
   tcase_add_test (tc, test_cut_line);
   tcase_add_test (tc, test_fault_line);
+  tcase_add_test (tc, test_clean_line);
   tcase_add_test (tc, test_reader_reads_the_cut);
   suite_add_tcase (s, tc);
   return s;

@@ -83,6 +83,7 @@ run (struct replay *rp)
   /* The trace first: an unreadable one leaves no output behind. */
   else if ((rp->format == FORMAT_DISKSIM || open_trace (rp) == 0)
            && open_output (rp) == 0) {
+    hdd_set_clean_observer (hdd, write_clean_row, rp);
     r = rp->format == FORMAT_DISKSIM ? replay_disksim (rp)
       : replay_trace (rp);
     if (close_output (rp) == -1)

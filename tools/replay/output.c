@@ -38,6 +38,27 @@ write_row (struct replay *rp, const struct req *r)
   rp->oused += trace_format_line (rp->obuf + rp->oused, &t);
 }
 
+/* A clean step's row (trace/clean_row.h), when the model reports one
+ * (hdd_set_clean_observer).
+ */
+void
+write_clean_row (void *opaque, const struct hdd_clean *ev)
+{
+  struct replay *rp = opaque;
+  const struct trace_clean c = {
+    .start_ns = ev->start_ns,
+    .end_ns = ev->end_ns, .offset = ev->offset, .length = ev->length,
+    .extents = ev->extents, .staged_bytes = ev->staged_bytes,
+    .forced = ev->forced,
+  };
+
+  if (!rp->out)
+    return;
+  if (OUT_BUF - rp->oused < TRACE_LINE_MAX)
+    flush_rows (rp);
+  rp->oused += trace_format_clean (rp->obuf + rp->oused, &c);
+}
+
 static void
 write_header (FILE *fp)
 {

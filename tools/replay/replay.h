@@ -138,5 +138,7 @@ extern int replay_disksim (struct replay *);
 extern int open_output (struct replay *);
 extern int close_output (struct replay *);
 extern void write_row (struct replay *, const struct req *);
+/* The model's observer of clean steps (hdd_set_clean_observer). */
+extern void write_clean_row (void *rp, const struct hdd_clean *);
 
 #endif /* HDDSIM_REPLAY_H */
