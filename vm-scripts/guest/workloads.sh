@@ -441,8 +441,43 @@ blk_stop() {
 # kernel's speed_limit_max, so md never yields and the host scheduler
 # alone shares each drive between the recovery and the reader
 # (sync_min=1000, the kernel's default, lets md throttle itself).
+# fgjobs=0: no reader at all, the recovery alone (as a NAS rebuilds an
+# idle array; issue 30's SMR rebuilds).
 # rb_fail MESSAGE: say why raid-rebuild failed, on the console and to the host
 rb_fail() { say "raid-rebuild: $*"; echo "raid-rebuild: $*" >> "$RES/error.txt"; }
+
+# rb_recover MEMBER: fail, remove, zero and re-add MEMBER with nothing
+# else running; rebuild_s, rebuild_MBps from the guest's clock
+rb_recover() {
+    if ! { mdadm /dev/md0 --fail "$1" && mdadm /dev/md0 --remove "$1" &&
+           mdadm --zero-superblock "$1"; } > "$RES/mdadm-rebuild.log" 2>&1; then
+        rb_fail "mdadm --fail/--remove/--zero-superblock $1: $(tail -n2 "$RES/mdadm-rebuild.log")"; return 1
+    fi
+    cat /proc/mdstat > "$RES/mdstat-degraded.txt"
+    t0=$(uptime_s)
+    mdadm /dev/md0 --add "$1" >> "$RES/mdadm-rebuild.log" 2>&1 ||
+        { rb_fail "mdadm --add $1: $(tail -n2 "$RES/mdadm-rebuild.log")"; return 1; }
+    md=/sys/block/md0/md limit=$(opt rebuild_max 3600) last=''
+    # degraded stays 1 until the recovery has ended (and before it began);
+    # /proc/mdstat's progress line each 10 s, for the curve
+    while [ "$(cat $md/degraded)" != 0 ] || [ "$(cat $md/sync_action)" != idle ]; do
+        now=$(uptime_s)
+        if [ "$(echo "$now $t0 $limit" | awk '{ print ($1 - $2 > $3) }')" = 1 ]; then
+            rb_fail "the recovery did not end within rebuild_max=${limit}s: $(tr '\n' ' ' < /proc/mdstat)"; return 1
+        fi
+        if [ -z "$last" ] || [ "$(echo "$now $last" | awk '{ print ($1 - $2 >= 10) }')" = 1 ]; then
+            echo "$(echo "$now $t0" | awk '{ printf "%.1f", $1 - $2 }') $(grep -o 'recovery = [^ ]*.*speed=[^ ]*' /proc/mdstat)" >> "$RES/mdstat-progress.txt"
+            last=$now
+        fi
+        sleep 0.2
+    done
+    t1=$(uptime_s)
+    cat /proc/mdstat > "$RES/mdstat-after.txt"
+    kib=$(cat $md/component_size)
+    secs=$(echo "$t1 $t0" | awk '{ printf "%.2f", $1 - $2 }')
+    metric rebuild_s "$secs" s
+    metric rebuild_MBps "$(echo "$kib $secs" | awk '{ printf "%.4g", $1 / 1024 / $2 }')" MiB/s
+}
 
 wl_raid_rebuild() {
     if [ -z "$RAID" ] || [ "$RAID" = 0 ]; then rb_fail "needs --raid 1, 5 or 10"; return 1; fi
@@ -450,6 +485,7 @@ wl_raid_rebuild() {
     echo " $MEMBERS " | grep -q " ${member#/dev/} " || { rb_fail "member=${member#/dev/} is not one of $MEMBERS"; return 1; }
     opt sync_min "$(cat /proc/sys/dev/raid/speed_limit_max)" > /proc/sys/dev/raid/speed_limit_min ||
         { rb_fail "cannot set speed_limit_min"; return 1; }
+    if [ "$(opt fgjobs 2)" = 0 ]; then rb_recover "$member"; return; fi
     fg="--name=fg --rw=randread --bs=4k --ioengine=psync --direct=1 --numjobs=$(opt fgjobs 2)"
     fg="$fg --group_reporting --randrepeat=1 $(fio_target_args) --size=$(opt fgsize 64M)"
     # shellcheck disable=SC2086  # $fg is a list of options
@@ -671,6 +707,40 @@ wl_fs_mark() {
     [ "$rc" = 0 ] || { tail -n 5 "$RES/fs_mark.txt"; echo "fs_mark rc=$rc: $(tail -n 2 "$RES/fs_mark.txt")" >> "$RES/error.txt"; return 1; }
     fsmark_parse "$RES/fs_mark.txt" > "$RES/fs_mark.metrics" || return 1
     cat "$RES/fs_mark.metrics" >> "$RES/metrics.csv"
+    return 0
+}
+
+# --- fs-age: a filesystem aged by small fsynced files, then read back ----------
+# fs_mark writes loops x files files of fsize bytes (fsync before each
+# close, kept: -k) round robin over dirs subdirectories, which ages the
+# filesystem as a NAS's small-file traffic does; then, with the page
+# cache dropped, every file is read back once in directory order (find
+# | xargs cat: what a backup or a copy of the tree does).  Issue 30: on
+# a drive-managed SMR drive the small writes are staged and cleaned,
+# and the read back finds what is still in the persistent cache.
+wl_fs_age() {
+    [ "$FS" != raw ] || { say "fs-age needs a filesystem"; return 1; }
+    n=$(opt files 1000); s=$(opt fsize 16384); loops=$(opt loops 2)
+    threads=$(opt threads 1); dirs=$(opt dirs 16)
+    mkdir -p "$MNT/age"
+    say "fs-age: fs_mark -n $n -s $s -t $threads -L $loops -D $dirs -S 1 -k"
+    fs_mark -d "$MNT/age" -n "$n" -s "$s" -t "$threads" -L "$loops" -D "$dirs" -S 1 -k \
+        > "$RES/fs_mark.txt" 2>&1
+    rc=$?
+    metric fs_mark_rc "$rc" ""
+    [ "$rc" = 0 ] || { tail -n 5 "$RES/fs_mark.txt"; echo "fs-age: fs_mark rc=$rc: $(tail -n 2 "$RES/fs_mark.txt")" >> "$RES/error.txt"; return 1; }
+    fsmark_parse "$RES/fs_mark.txt" > "$RES/fs_mark.metrics" || return 1
+    cat "$RES/fs_mark.metrics" >> "$RES/metrics.csv"
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    t0=$(uptime_s)
+    # shellcheck disable=SC2038  # fs_mark's names are letters and digits
+    bytes=$(find "$MNT/age" -type f | xargs cat | wc -c)
+    t1=$(uptime_s)
+    secs=$(echo "$t1 $t0" | awk '{ printf "%.3f", $1 - $2 }')
+    metric readback_bytes "$bytes" bytes
+    metric readback_s "$secs" s
+    metric readback_MBps "$(echo "$bytes $secs" | awk '{ printf "%.4g", $1 / 1e6 / $2 }')" MB/s
     return 0
 }
 
