@@ -65,7 +65,8 @@ bad_file_step() {
             [ "$(date +%s)" -ge $((BF_SENT_AT + BF_SETTLE_S)) ] || return 0
             bad_file_send_go; BF_STATE=sending ;;
         sending)
-            if grep -aq 'bad-file: go$' "$console"; then
+            # (a serial console's lines end in \r\n)
+            if grep -aq '\] bad-file: go' "$console"; then
                 # read by the plugin: the next run's drive must not see it
                 rm -f "$BF_FILE"; BF_STATE="done"
             elif [ "$BF_TRIES" -ge "$BF_GO_TRIES" ]; then
