@@ -640,6 +640,10 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
+  /* A sector it cannot read is never in the cache (tail.h): the media
+     read tries it, and fails or recovers there. */
+  if (tail_unreadable (&d->tail, sp.first, sp.n))
+    return NEVER;
   if (cache_stream_covers (&d->cache, lba, t, &reached))
     return read_from_stream (d, lba, sp.n, t, reached, c);
   if (cache_seg_holds (&d->cache, lba, sp.n)) {

@@ -341,6 +341,32 @@ START_TEST (test_sector_goes_bad)
 }
 END_TEST
 
+/* The drive's read-ahead does not bring in a sector it cannot read: a
+ * sequential read of sectors 0-7 (the stream then reads ahead), and
+ * 100 ms later (the read-ahead long past sector 100 at st4000nm0033's
+ * media rate) a read of the bad 100+8 goes to the media and fails at
+ * erc=7s; the good sectors 200+8 after it read.
+ */
+START_TEST (test_read_ahead_skips_bad_sectors)
+{
+  static const char *const kv[] = { "erc", "7s", NULL };
+  struct hdd *f = drive ("st4000nm0033", kv, 64 * GIB, 1);
+  struct io r = { IO_READ, false, 100 * 512, 4096 };
+  struct io ok = { IO_READ, false, 200 * 512, 4096 };
+  struct hdd_cost c;
+
+  hdd_fault_at (f, add (f, "bad:100+8"), 0);
+  hdd_serve (f, &read4k_at0, 0, &c);
+  ck_assert (!c.medium_error);
+  ck_assert_uint_ge (hdd_serve (f, &r, 100 * MS, &c), 7 * SEC);
+  ck_assert (c.medium_error);
+  ck_assert (!c.cache_hit);
+  hdd_serve (f, &ok, 8 * SEC, &c);
+  ck_assert (!c.medium_error);
+  hdd_free (f);
+}
+END_TEST
+
 /* "bad" alone (fault=bad@file:PATH): the sectors come later, from
  * the file's line LBA+COUNT, checked against the drive's capacity (the
  * profile's, in 512-byte sectors); until then it is "bad", and one that fires
@@ -453,6 +479,7 @@ power_faults_suite (void)
   tcase_add_test (ft, test_fault_kinds_parsed);
   tcase_add_test (ft, test_sector_goes_bad);
   tcase_add_test (ft, test_bad_sectors_given_later);
+  tcase_add_test (ft, test_read_ahead_skips_bad_sectors);
   tcase_add_test (ft, test_trigger_forms);
   suite_add_tcase (s, ps);
   suite_add_tcase (s, ft);
