@@ -74,23 +74,41 @@ parse_stall (const char *v, struct hdd_fault *f, char *err, size_t errlen)
   return -1;
 }
 
+/* LBA+COUNT: 0, or -1 (nothing said). */
 static int
-parse_bad (const char *v, struct hdd_fault *f, char *err, size_t errlen)
+parse_range (const char *v, struct hdd_fault *f)
 {
   const char *plus = strchr (v, '+');
   char lba_s[32];
 
   if (!plus || (size_t) (plus - v) >= sizeof lba_s)
-    goto bad;
+    return -1;
   memcpy (lba_s, v, (size_t) (plus - v));
   lba_s[plus - v] = '\0';
   if (parse_uint (lba_s, &f->lba) == -1 || parse_uint (plus + 1, &f->count)
       == -1 || f->count == 0 || f->lba + f->count < f->lba)
-    goto bad;
+    return -1;
   return 0;
- bad:
+}
+
+static int
+parse_bad (const char *v, struct hdd_fault *f, char *err, size_t errlen)
+{
+  if (parse_range (v, f) == 0)
+    return 0;
   snprintf (err, errlen, "bad:%s: expected bad:LBA+COUNT, 512-byte "
             "sectors, COUNT >= 1 (e.g. bad:1000+8)", v);
+  return -1;
+}
+
+int
+hdd_fault_parse_range (const char *s, struct hdd_fault *f, char *err,
+                       size_t errlen)
+{
+  if (parse_range (s, f) == 0)
+    return 0;
+  snprintf (err, errlen, "'%s': expected LBA+COUNT, 512-byte sectors, "
+            "COUNT >= 1 (e.g. 1000+8)", s);
   return -1;
 }
 
@@ -115,8 +133,12 @@ hdd_fault_parse (const char *s, struct hdd_fault *f, char *err,
     f->kind = HDD_FAULT_BAD;
     return parse_bad (s + 4, f, err, errlen);
   }
+  if (strcmp (s, "bad") == 0) {         /* the sectors come later */
+    f->kind = HDD_FAULT_BAD;
+    return 0;
+  }
   snprintf (err, errlen, "'%s': expected a fault kind: slow:FACTOR, "
-            "stall:LENGTH/PERIOD, recover or bad:LBA+COUNT", s);
+            "stall:LENGTH/PERIOD, recover, bad:LBA+COUNT or bad", s);
   return -1;
 }
 
@@ -139,7 +161,10 @@ hdd_fault_format (const struct hdd_fault *f, char *buf, size_t len)
     snprintf (buf, len, "recover");
     break;
   case HDD_FAULT_BAD:
-    snprintf (buf, len, "bad:%" PRIu64 "+%" PRIu64, f->lba, f->count);
+    if (f->count == 0)
+      snprintf (buf, len, "bad");
+    else
+      snprintf (buf, len, "bad:%" PRIu64 "+%" PRIu64, f->lba, f->count);
     break;
   }
   return buf;
@@ -164,8 +189,9 @@ apply (struct faults *fs, const struct fault_slot *s, struct hdd *d,
     fs->stall_len = 0;
     break;
   case HDD_FAULT_BAD:
-    /* The map is the drive's, not the estimate's copy's. */
-    if (real)
+    /* The map is the drive's, not the estimate's copy's; a "bad"
+       whose sectors never came marks none. */
+    if (real && s->f.count > 0)
       hdd_fault_mark_bad (d, s->f.lba, s->f.count);
     break;
   }

@@ -30,18 +30,26 @@ struct hdd_fault {
   enum hdd_fault_kind kind;
   uint64_t slow_milli;          /* slow: service x slow_milli / 1000 */
   uint64_t stall_len, stall_period;     /* stall: ns */
-  uint64_t lba, count;          /* bad: 512-byte sectors */
+  uint64_t lba, count;          /* bad: 512-byte sectors; count 0:
+                                   given later (hdd_fault_bad_range) */
 };
 
 #define HDD_FAULTS_MAX 32
 #define HDD_FAULT_NEVER UINT64_MAX
 
 /* "slow:F" (F > 1, up to three decimals: slow:2.5), "stall:LEN/PERIOD"
- * (durations, LEN < PERIOD), "recover", "bad:LBA+COUNT".  0, or -1 and
- * err (what is wrong with the kind; the caller names the parameter).
+ * (durations, LEN < PERIOD), "recover", "bad:LBA+COUNT", or "bad" alone
+ * (count 0: the sectors are given before it fires, by
+ * hdd_fault_bad_range).  0, or -1 and err (what is wrong with the
+ * kind; the caller names the parameter).
  */
 extern int hdd_fault_parse (const char *s, struct hdd_fault *,
                             char *err, size_t errlen);
+/* "LBA+COUNT" alone (a bad fault's sectors, as a file gives them):
+ * into f's lba and count.  0, or -1 and err.
+ */
+extern int hdd_fault_parse_range (const char *s, struct hdd_fault *f,
+                                  char *err, size_t errlen);
 /* The kind as written (slow:2.5, stall:200ms/5s, ...) into buf. */
 extern const char *hdd_fault_format (const struct hdd_fault *, char *buf,
                                      size_t len);
@@ -52,6 +60,11 @@ extern const char *hdd_fault_format (const struct hdd_fault *, char *buf,
  */
 extern int hdd_fault_add (struct hdd *, const struct hdd_fault *f,
                           char *err, size_t errlen);
+/* Give bad fault i, not yet fired, its sectors [lba, lba + count):
+ * 0, or -1 and err (outside the drive, not a bad fault, fired).
+ */
+extern int hdd_fault_bad_range (struct hdd *, int i, uint64_t lba,
+                                uint64_t count, char *err, size_t errlen);
 /* Arm fault i to fire at modeled time t (if it has not fired). */
 extern void hdd_fault_at (struct hdd *, int i, uint64_t t);
 /* Arm fault i to fire when the n-th write or zero command served from

@@ -698,6 +698,10 @@ read_cached (struct hdd *d, struct req_span sp, uint64_t t,
 
   if (d->p.cache == CACHE_OFF || !single_extent (d, sp, &lba))
     return NEVER;
+  /* A sector it cannot read is never in the cache (tail.h): the media
+     read tries it, and fails or recovers there. */
+  if (tail_unreadable (&d->tail, sp.first, sp.n))
+    return NEVER;
   if (cache_stream_covers (&d->cache, lba, t, &reached))
     return read_from_stream (d, lba, sp.n, t, reached, c);
   if (cache_seg_holds (&d->cache, lba, sp.n)) {
@@ -1882,31 +1886,66 @@ hdd_power_stats (const struct hdd *d, uint64_t t, struct hdd_power_stats *out)
   hdd_power_snapshot_stats (&s, t, out);
 }
 
+/* Can bad fault f's sectors go bad on this drive?  0, or -1 and err. */
+static int
+bad_fault_fits (const struct hdd *d, const struct hdd_fault *f, char *err,
+                size_t errlen)
+{
+  uint64_t sectors = d->p.capacity / SECTOR;
+  char kind[64];
+
+  hdd_fault_format (f, kind, sizeof kind);
+  if (disksim_ctlr (d)) {
+    snprintf (err, errlen, "%s: not with controller=disksim (DiskSim's "
+              "disk has no failing sectors)", kind);
+    return -1;
+  }
+  if (d->p.kind == KIND_FIXED || f->lba + f->count > sectors) {
+    snprintf (err, errlen, "%s: outside the drive's %" PRIu64 " sectors",
+              kind, sectors);
+    return -1;
+  }
+  return 0;
+}
+
 int
 hdd_fault_add (struct hdd *d, const struct hdd_fault *f, char *err,
                size_t errlen)
 {
   struct faults *fs = &d->faults;
-  uint64_t sectors = d->p.capacity / SECTOR;
 
   if (fs->n == HDD_FAULTS_MAX) {
     snprintf (err, errlen, "more than %d faults", HDD_FAULTS_MAX);
     return -1;
   }
-  if (f->kind == HDD_FAULT_BAD && disksim_ctlr (d)) {
-    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": not with "
-              "controller=disksim (DiskSim's disk has no failing sectors)",
-              f->lba, f->count);
+  if (f->kind == HDD_FAULT_BAD && bad_fault_fits (d, f, err, errlen) == -1)
     return -1;
-  }
-  if (f->kind == HDD_FAULT_BAD
-      && (d->p.kind == KIND_FIXED || f->lba + f->count > sectors)) {
-    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": outside the "
-              "drive's %" PRIu64 " sectors", f->lba, f->count, sectors);
-    return -1;
-  }
   fs->slot[fs->n] = (struct fault_slot) { .f = *f, .at = HDD_FAULT_NEVER };
   return (int) fs->n++;
+}
+
+int
+hdd_fault_bad_range (struct hdd *d, int i, uint64_t lba, uint64_t count,
+                     char *err, size_t errlen)
+{
+  struct fault_slot *s = &d->faults.slot[i];
+  struct hdd_fault f = s->f;
+
+  if (f.kind != HDD_FAULT_BAD || s->fired) {
+    snprintf (err, errlen, "fault %d is no bad fault still to fire", i);
+    return -1;
+  }
+  f.lba = lba;
+  f.count = count;
+  if (count == 0 || lba + count < lba) {
+    snprintf (err, errlen, "bad:%" PRIu64 "+%" PRIu64 ": COUNT >= 1 "
+              "sectors", lba, count);
+    return -1;
+  }
+  if (bad_fault_fits (d, &f, err, errlen) == -1)
+    return -1;
+  s->f = f;
+  return 0;
 }
 
 void

@@ -325,3 +325,9 @@ tail_remapped (const struct tail *tl, uint64_t first, uint64_t n)
 {
   return badmap_find (&tl->realloc, first, n) != NULL;
 }
+
+bool
+tail_unreadable (const struct tail *tl, uint64_t first, uint64_t n)
+{
+  return tl->bad.n > 0 && badmap_find (&tl->bad, first, n) != NULL;
+}

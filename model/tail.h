@@ -77,5 +77,11 @@ extern void tail_write (struct tail *, uint64_t first, uint64_t n,
                         struct tail_result *);
 /* Whether [first, first+n) has a sector moved to a spare. */
 extern bool tail_remapped (const struct tail *, uint64_t first, uint64_t n);
+/* Whether [first, first+n) has a sector of the bad-sector map (bad or
+ * weak, in place): one the drive's read-ahead, which does not retry,
+ * never brought into its cache, so that a read of it is a media read.
+ */
+extern bool tail_unreadable (const struct tail *, uint64_t first,
+                             uint64_t n);
 
 #endif /* HDDSIM_TAIL_H */

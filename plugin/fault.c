@@ -1,5 +1,6 @@
 /* hddsim: faults while running (see fault.h). */
 
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ struct fault_spec {
   struct trigger tr;
   int index;                    /* in the drive */
   bool fired;                   /* signal, file: seen */
+  bool range_from_file;         /* bad@file:PATH: PATH gives LBA+COUNT */
 };
 
 static struct {
@@ -42,7 +44,8 @@ static atomic_uint signals;
 static const char help[] =
   "fault=KIND@TRIGGER          a fault while running (may be given up to "
   "32 times): KIND slow:FACTOR, stall:LENGTH/PERIOD, recover or "
-  "bad:LBA+COUNT; TRIGGER as powercut='s, signal being SIGUSR2 "
+  "bad:LBA+COUNT; TRIGGER as powercut='s, signal being SIGUSR2; "
+  "bad@file:PATH: the sectors from PATH's one line, LBA+COUNT "
   "(docs/power-states.md)\n";
 
 const char *
@@ -94,6 +97,51 @@ parse_one (struct fault_spec *s, uint64_t seed, unsigned i)
     nbdkit_error ("%s", err);
     return -1;
   }
+  s->range_from_file = s->f.kind == HDD_FAULT_BAD && s->f.count == 0;
+  if (s->range_from_file && s->tr.kind != TRIGGER_FILE) {
+    nbdkit_error ("fault=%s: bad without LBA+COUNT takes its sectors from "
+                  "its trigger's file: give bad:LBA+COUNT@..., or "
+                  "bad@file:PATH with PATH's one line LBA+COUNT", s->value);
+    return -1;
+  }
+  return 0;
+}
+
+/* bad@file:PATH, as PATH appears: its one line, LBA+COUNT, gives the
+ * drive the sectors.  -1 after an nbdkit_error naming the parameter
+ * and the file (the fault then never fires).  The file is read as it
+ * is when first seen: a writer makes it whole elsewhere and renames
+ * it into place.
+ */
+static int
+range_from_file (struct fault_spec *s, struct hdd *d)
+{
+  char text[128], err[FAULT_ERRLEN];
+  struct hdd_fault r = s->f;
+  FILE *fp = fopen (s->tr.path, "r");
+  size_t n = 0;
+  char *nl;
+
+  if (fp) {
+    n = fread (text, 1, sizeof text - 1, fp);
+    fclose (fp);
+  }
+  if (!fp || n == sizeof text - 1) {
+    nbdkit_error ("fault=%s: %s: %s", s->value, s->tr.path,
+                  fp ? "longer than one line LBA+COUNT" : strerror (errno));
+    return -1;
+  }
+  text[n] = '\0';
+  nl = strchr (text, '\n');
+  if (nl && nl[1] == '\0')
+    *nl = '\0';
+  if (hdd_fault_parse_range (text, &r, err, sizeof err) == -1
+      || hdd_fault_bad_range (d, s->index, r.lba, r.count, err,
+                              sizeof err) == -1) {
+    nbdkit_error ("fault=%s: %s line 1: %s", s->value, s->tr.path, err);
+    return -1;
+  }
+  s->f = r;
   return 0;
 }
 
@@ -213,9 +261,26 @@ fault_poll_trigger (struct hdd *d, uint64_t now)
     if (s->tr.kind == TRIGGER_FILE && !s->fired
         && access (s->tr.path, F_OK) == 0) {
       s->fired = true;
-      hdd_fault_at (d, s->index, now);
+      if (!s->range_from_file || range_from_file (s, d) == 0)
+        hdd_fault_at (d, s->index, now);
     }
   }
+}
+
+/* A fired fault as the trace says it: the parameter's value, with
+ * the sectors a bad@file: fault read from its file (bad:LBA+COUNT@file:
+ * PATH).
+ */
+static void
+describe (const struct fault_spec *s, char *buf, size_t len)
+{
+  char kind[64];
+
+  if (s->range_from_file)
+    snprintf (buf, len, "%s%s", hdd_fault_format (&s->f, kind, sizeof kind),
+              strchr (s->value, '@'));
+  else
+    snprintf (buf, len, "%s", s->value);
 }
 
 void
@@ -233,7 +298,7 @@ fault_report_fired (struct hdd *d, uint64_t *next_id)
     for (k = 0; k < ft.n && ft.spec[k].index != i; k++)
       ;
     row = (struct trace_fault) { .id = (*next_id)++, .t_ns = t };
-    snprintf (row.what, sizeof row.what, "%s", ft.spec[k].value);
+    describe (&ft.spec[k], row.what, sizeof row.what);
     /* One field of a CSV line. */
     for (char *p = row.what; *p; p++)
       if (*p == ',' || *p == '\n' || *p == '\r')

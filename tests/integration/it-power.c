@@ -6,6 +6,7 @@
  * early).
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -180,6 +181,66 @@ START_TEST (test_fault_rows_and_factor)
 }
 END_TEST
 
+/* Write 'text' to 'path' as run does: whole, then renamed into
+ * place, so that the drive never reads half of it.
+ */
+static void
+put_file (const char *path, const char *text)
+{
+  char tmp[256];
+  FILE *fp;
+
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  fp = fopen (tmp, "w");
+  ck_assert_ptr_nonnull (fp);
+  fputs (text, fp);
+  ck_assert_int_eq (fclose (fp), 0);
+  ck_assert_int_eq (rename (tmp, path), 0);
+}
+
+/* fault=bad@file:PATH: the sectors come from the file's line.  Before
+ * it appears, sector 2048 reads; after, a read over it fails with EIO
+ * at the recovery limit (erc=1s), and the trace's fault row names the
+ * sectors.  A second fault whose file holds no LBA+COUNT never fires:
+ * its sectors, 4096+8, still read.
+ */
+START_TEST (test_bad_sectors_from_file)
+{
+  char good[200], junk[200], p_good[220], p_junk[220];
+  const char *params[] = {
+    "profile=st340014a", "erc=1s", "retry-rate=0", p_good, p_junk, NULL
+  };
+  struct nbd_handle *nbd;
+  struct server s;
+  char *trace, want[300];
+
+  server_prepare (&s, IMAGE_BYTES);
+  snprintf (good, sizeof good, "%s/bad-good", s.dir);
+  snprintf (junk, sizeof junk, "%s/bad-junk", s.dir);
+  snprintf (p_good, sizeof p_good, "fault=bad@file:%s", good);
+  snprintf (p_junk, sizeof p_junk, "fault=bad@file:%s", junk);
+  server_start (&s, params);
+  nbd = server_connect (&s);
+  timed_read (nbd, 2048 * 512);
+  put_file (good, "2048+8\n");
+  put_file (junk, "4096 8\n");
+  usleep (300 * 1000);          /* 30 polls */
+  ck_assert_int_eq (nbd_pread (nbd, buf, sizeof buf, 2048 * 512, 0), -1);
+  ck_assert_int_eq (nbd_get_errno (), EIO);
+  timed_read (nbd, 4096 * 512);
+  nbd_close (nbd);
+  server_stop (&s, NULL);
+
+  trace = slurp (s.trace);
+  snprintf (want, sizeof want, ",bad:2048+8@file:%s\n", good);
+  ck_assert_msg (strstr (trace, want), "%s", trace);
+  ck_assert_msg (!strstr (trace, junk), "%s", trace);
+  ck_assert_msg (strstr (trace, ",medium-error,") != NULL, "%s", trace);
+  free (trace);
+  server_cleanup (&s);
+}
+END_TEST
+
 /* Bad values are refused at start-up, naming the parameter. */
 START_TEST (test_bad_values_refused)
 {
@@ -188,6 +249,8 @@ START_TEST (test_bad_values_refused)
     { "fault=slow:0.5@at:1s", "a factor from 1 to 1000" },
     { "fault=slow:2@soon", "fault=slow:2@soon: expected at:DURATION" },
     { "fault=bad:99999999999+8@at:1s", "outside the drive's" },
+    { "fault=bad@at:1s", "bad without LBA+COUNT takes its sectors from "
+      "its trigger's file" },
     { "standby=hdparm:253", "vendor-defined" },
   };
   size_t i;
@@ -221,6 +284,7 @@ power_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_standby_read_waits_spinup);
   tcase_add_test (tc, test_fault_rows_and_factor);
+  tcase_add_test (tc, test_bad_sectors_from_file);
   tcase_add_test (tc, test_bad_values_refused);
   suite_add_tcase (s, tc);
   return s;

@@ -4,6 +4,8 @@
  * stall's length and period, service= of profile=fixed.
  */
 
+#include <inttypes.h>
+
 #include "test-model-util.h"
 #include "run-suite.h"
 #include "../../common/trigger.h"
@@ -339,6 +341,94 @@ START_TEST (test_sector_goes_bad)
 }
 END_TEST
 
+/* The drive's read-ahead does not bring in a sector it cannot read: a
+ * sequential read of sectors 0-7 (the stream then reads ahead), and
+ * 100 ms later (the read-ahead long past sector 100 at st4000nm0033's
+ * media rate) a read of the bad 100+8 goes to the media and fails at
+ * erc=7s; the good sectors 200+8 after it read.
+ */
+START_TEST (test_read_ahead_skips_bad_sectors)
+{
+  static const char *const kv[] = { "erc", "7s", NULL };
+  struct hdd *f = drive ("st4000nm0033", kv, 64 * GIB, 1);
+  struct io r = { IO_READ, false, 100 * 512, 4096 };
+  struct io ok = { IO_READ, false, 200 * 512, 4096 };
+  struct hdd_cost c;
+
+  hdd_fault_at (f, add (f, "bad:100+8"), 0);
+  hdd_serve (f, &read4k_at0, 0, &c);
+  ck_assert (!c.medium_error);
+  ck_assert_uint_ge (hdd_serve (f, &r, 100 * MS, &c), 7 * SEC);
+  ck_assert (c.medium_error);
+  ck_assert (!c.cache_hit);
+  hdd_serve (f, &ok, 8 * SEC, &c);
+  ck_assert (!c.medium_error);
+  hdd_free (f);
+}
+END_TEST
+
+/* "bad" alone (fault=bad@file:PATH): the sectors come later, from
+ * the file's line LBA+COUNT, checked against the drive's capacity (the
+ * profile's, in 512-byte sectors); until then it is "bad", and one that fires
+ * without them marks nothing.  Given bad:100+8 before 100 ms, it
+ * fails a read after 100 ms as bad:100+8 does (erc=7s).
+ */
+START_TEST (test_bad_sectors_given_later)
+{
+  static const char *const kv[] = { "erc", "7s", "cache", "off", NULL };
+  struct hdd *f = drive ("st4000nm0033", kv, 64 * GIB, 1);
+  struct hdd *g = drive ("st4000nm0033", kv, 64 * GIB, 1);
+  struct io r = { IO_READ, false, 100 * 512, 4096 };
+  struct hdd_fault rf;
+  struct hdd_cost c;
+  char err[256], buf[64];
+  int bad = add (f, "bad"), none = add (g, "bad"), slow = add (f, "slow:2");
+  uint64_t sectors = hdd_params_of (f)->capacity / 512;
+  static const char *const refused[] = {
+    "", "100", "100+0", "x+8", "100+8 ", "100+8\n", "+8", "100+", NULL
+  };
+  size_t k;
+
+  ck_assert_int_eq (hdd_fault_parse ("bad", &rf, err, sizeof err), 0);
+  ck_assert_uint_eq (rf.count, 0);
+  ck_assert_str_eq (hdd_fault_format (&rf, buf, sizeof buf), "bad");
+  for (k = 0; refused[k]; k++) {
+    ck_assert_msg (hdd_fault_parse_range (refused[k], &rf, err, sizeof err)
+                   == -1, "'%s' taken", refused[k]);
+    ck_assert_msg (strstr (err, "expected LBA+COUNT"), "%s", err);
+  }
+  ck_assert_int_eq (hdd_fault_parse_range ("100+8", &rf, err, sizeof err), 0);
+  ck_assert_uint_eq (rf.lba, 100);
+  ck_assert_uint_eq (rf.count, 8);
+
+  snprintf (buf, sizeof buf, "outside the drive's %" PRIu64 " sectors",
+            sectors);
+  ck_assert_int_eq (hdd_fault_bad_range (f, bad, sectors - 7, 8, err,
+                                         sizeof err), -1);
+  ck_assert_msg (strstr (err, buf), "%s", err);
+  ck_assert_int_eq (hdd_fault_bad_range (f, slow, 100, 8, err, sizeof err),
+                    -1);
+  ck_assert_int_eq (hdd_fault_bad_range (f, bad, sectors - 8, 8, err,
+                                         sizeof err), 0);
+  ck_assert_int_eq (hdd_fault_bad_range (f, bad, 100, 8, err, sizeof err), 0);
+
+  hdd_fault_at (f, bad, 100 * MS);
+  hdd_serve (f, &r, 0, &c);
+  ck_assert (!c.medium_error);
+  ck_assert_uint_ge (hdd_serve (f, &r, 100 * MS, &c), 7 * SEC);
+  ck_assert (c.medium_error);
+  /* fired: its sectors can no longer change */
+  ck_assert_int_eq (hdd_fault_bad_range (f, bad, 200, 8, err, sizeof err),
+                    -1);
+
+  hdd_fault_at (g, none, 100 * MS);
+  hdd_serve (g, &r, 100 * MS, &c);
+  ck_assert (!c.medium_error);
+  hdd_free (f);
+  hdd_free (g);
+}
+END_TEST
+
 /* ---- the trigger forms (common/trigger.h) ---- */
 
 START_TEST (test_trigger_forms)
@@ -388,6 +478,8 @@ power_faults_suite (void)
   tcase_add_test (ft, test_fault_after_writes);
   tcase_add_test (ft, test_fault_kinds_parsed);
   tcase_add_test (ft, test_sector_goes_bad);
+  tcase_add_test (ft, test_bad_sectors_given_later);
+  tcase_add_test (ft, test_read_ahead_skips_bad_sectors);
   tcase_add_test (ft, test_trigger_forms);
   suite_add_tcase (s, ps);
   suite_add_tcase (s, ft);

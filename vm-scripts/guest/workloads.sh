@@ -845,3 +845,167 @@ wl_app_start_under_torture() {
     metric bg_write_MBps "$(fget "$f" jobs.0.write.bw_bytes 1048576)" MiB/s
     return 0
 }
+
+# --- bad-file: a file read back over a sector gone bad under it ----------------
+# Writes a file of size= MiB (random bytes, fsync), finds where its 4 KiB
+# at file offset at= KiB lies on the drive (FIEMAP through filefrag;
+# on btrfs FIEMAP gives btrfs's logical address, which the chunk tree
+# maps to the device), checks that the drive's sectors there hold the
+# file's bytes, and says "HDDSIM-BAD-SECTORS LBA+8" on the console.  The
+# host makes them go bad (fault=bad@file:, vm-scripts/lib/bad-file.sh)
+# and answers "go" on /dev/ttyS3.  Then, each from a cold page cache and
+# after a marker read (bf_mark), the file is read back as applications
+# read it: cat (buffered, the page cache's readahead), one buffered 4 KiB
+# read at the bad offset, fio O_DIRECT 1 MiB reads of the whole file,
+# one O_DIRECT 4 KiB read at the bad offset: what each saw, where and
+# when.  The kernel's log is dmesg.txt.
+bf_fail() { say "bad-file: $*"; echo "bad-file: $*" >> "$RES/error.txt"; }
+bf_secs() { echo "$1 $2" | awk '{ printf "%.3f", $1 - $2 }'; }
+
+# bf_mark K: a 512-byte O_DIRECT read of the device's sector 8K + 1,
+# which no filesystem reads (they read whole 4 KiB blocks): in the
+# host's trace, where read K begins (K = 1..4) and the last one ended
+# (K = 5); as sb2006_mark
+bf_mark() {
+    fio --name=mark --filename="$DEV" --readonly --direct=1 --ioengine=psync --rw=read --bs=512 \
+        --offset=$((512 * (8 * $1 + 1))) --size=512 --output=/dev/null > /dev/null 2>&1 ||
+        say "bad-file: the trace marker read $1 failed"
+}
+
+# bf_extent FILEFRAG SECTOR: the physical sector (filefrag -b512's unit)
+# of the file's sector SECTOR, from filefrag -v's extent table, if the
+# 8 sectors from there lie in one plain extent (no unwritten, delalloc,
+# inline, encoded or unknown data)
+bf_extent() {
+    awk -v s="$2" '
+        /^ *[0-9]+: / {
+            line = $0; gsub(/\.\./, " ", line); gsub(/:/, " ", line)
+            n = split(line, f, " ")
+            if (s >= f[2] && s + 7 <= f[3]) {
+                if (line ~ /unwritten|delalloc|inline|encoded|unknown/) exit 1
+                printf "%.0f\n", f[4] + s - f[2]; found = 1; exit
+            }
+        }
+        END { exit !found }' "$1"
+}
+
+# bf_btrfs_device SECTOR: btrfs's logical address SECTOR (512-byte
+# units) on the device, from the chunk tree: stripe 0's offset plus the
+# address's place in its chunk (single and DUP chunks, whose stripe 0
+# holds it all)
+bf_btrfs_device() {
+    btrfs inspect-internal dump-tree -t chunk "$DEV" > "$RES/btrfs-chunks.txt" 2>&1 || return 1
+    awk -v want="$(($1 * 512))" '
+        / CHUNK_ITEM / { s = $0; sub(/.*CHUNK_ITEM /, "", s); sub(/\).*/, "", s); start = s + 0; len = 0 }
+        /^[ \t]*length [0-9]+ .* type / { len = $2 + 0; type = $NF }
+        /^[ \t]*stripe 0 devid / && len && want >= start && want < start + len {
+            if (type !~ /single|DUP/) exit 1
+            printf "%.0f\n", ($NF + want - start) / 512; found = 1; exit
+        }
+        END { exit !found }' "$RES/btrfs-chunks.txt"
+}
+
+# bf_go: the host's "go" on /dev/ttyS3, once it has made the sectors
+# bad; the port opened before the sectors are said (ready_barrier's
+# reason)
+bf_go() {
+    exec 3< /dev/ttyS3 || { bf_fail "cannot open /dev/ttyS3"; return 1; }
+    stty -F /dev/ttyS3 -echo 2>/dev/null
+    say "HDDSIM-BAD-SECTORS $1"
+    _go=''
+    # shellcheck disable=SC3045  # busybox sh's read has -t
+    read -r -t 300 _go <&3
+    exec 3<&-
+    case $_go in
+        go*) say "bad-file: go" ;;
+        *) bf_fail "expected 'go' from the host on /dev/ttyS3, got '$_go'"; return 1 ;;
+    esac
+}
+
+# bf_cold K: the page cache emptied, then marker K
+bf_cold() {
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    bf_mark "$1"
+}
+
+# bf_cat: cat of the whole file, as an application copies it: the bytes
+# it got before it stopped, its message, the time
+bf_cat() {
+    bf_cold 1
+    _t0=$(uptime_s)
+    cat "$F" > /tmp/bad-file.out 2> "$RES/cat.err"
+    _rc=$?
+    _t1=$(uptime_s)
+    # (not wc -c: busybox's reads every byte, 28 s for 32 MiB on icount5)
+    _got=$(stat -c %s /tmp/bad-file.out)
+    rm -f /tmp/bad-file.out
+    say "bad-file: cat: rc=$_rc after $(bf_secs "$_t1" "$_t0") s, $_got bytes: $(head -n1 "$RES/cat.err")"
+    metric cat_s "$(bf_secs "$_t1" "$_t0")" s
+    metric cat_ok "$([ "$_rc" = 0 ] && echo 1 || echo 0)" ""
+    metric cat_bytes "$_got" bytes
+}
+
+# bf_page: one buffered 4 KiB read at the bad offset
+bf_page() {
+    bf_cold 2
+    _t0=$(uptime_s)
+    dd if="$F" of=/dev/null bs=4096 skip="$((AT / 4))" count=1 2> "$RES/page.err"
+    _rc=$?
+    _t1=$(uptime_s)
+    say "bad-file: buffered 4 KiB at $((AT * 1024)): rc=$_rc after $(bf_secs "$_t1" "$_t0") s: $(head -n1 "$RES/page.err")"
+    metric page_s "$(bf_secs "$_t1" "$_t0")" s
+    metric page_ok "$([ "$_rc" = 0 ] && echo 1 || echo 0)" ""
+}
+
+# bf_fio NAME K ARGS: an O_DIRECT fio read of the file (marker K): its
+# error (fio's errno), the offset fio names in its error line, the time
+bf_fio() {
+    _n=$1 _k=$2; shift 2
+    bf_cold "$_k"
+    _t0=$(uptime_s)
+    fio_run "$_n" --name="$_n" --filename="$F" --readonly --direct=1 --ioengine=psync --rw=read "$@"
+    _t1=$(uptime_s)
+    _err=$(fget "$RES/$_n.flat" jobs.0.error)
+    _off=$(sed -n 's/.*error.*offset=\([0-9]*\).*/\1/p' "$RES/$_n.err" | head -n1)
+    say "bad-file: fio $_n: error $_err at offset ${_off:-none} after $(bf_secs "$_t1" "$_t0") s"
+    metric "${_n}_s" "$(bf_secs "$_t1" "$_t0")" s
+    metric "${_n}_errno" "$_err" ""
+    metric "${_n}_error_offset" "${_off:-NaN}" bytes
+}
+
+wl_bad_file() {
+    [ "$FS" != raw ] || { bf_fail "needs a filesystem"; return 1; }
+    size=$(opt size 64) AT=$(opt at 33024)
+    case $size$AT in *[!0-9]*) bf_fail "size= (MiB) and at= (KiB) are numbers"; return 1 ;; esac
+    if [ $((AT % 4)) != 0 ] || [ "$AT" -ge $((size * 1024)) ]; then
+        bf_fail "at=$AT: a multiple of 4 KiB inside the file"; return 1
+    fi
+    F=$MNT/bad-file
+    say "bad-file: writing $F: $size MiB of random bytes, fsync"
+    dd if=/dev/urandom of="$F" bs=1M count="$size" conv=fsync 2> "$RES/write.err" ||
+        { bf_fail "writing the file failed: $(tail -n1 "$RES/write.err")"; return 1; }
+    sync
+    filefrag -v -b512 "$F" > "$RES/filefrag.txt" 2>&1 || { bf_fail "filefrag failed: $(tail -n1 "$RES/filefrag.txt")"; return 1; }
+    phys=$(bf_extent "$RES/filefrag.txt" $((AT * 2))) ||
+        { bf_fail "no plain extent holds the file's sectors at $AT KiB: $(cat "$RES/filefrag.txt")"; return 1; }
+    lba=$phys
+    if [ "$FS" = btrfs ]; then
+        lba=$(bf_btrfs_device "$phys") || { bf_fail "btrfs address $phys not in a single or DUP chunk"; return 1; }
+    fi
+    # the drive's sectors there must hold the file's bytes
+    a=$(dd if="$F" bs=4096 skip=$((AT / 4)) count=1 2>/dev/null | md5sum)
+    b=$(dd if="$DEV" bs=512 skip="$lba" count=8 2>/dev/null | md5sum)
+    [ "$a" = "$b" ] || { bf_fail "the drive's sectors $lba+8 do not hold the file's 4 KiB at $AT KiB"; return 1; }
+    say "bad-file: the file's 4 KiB at $AT KiB is the drive's sectors $lba+8 (filefrag: $phys)"
+    metric bad_lba "$lba" sector
+    metric bad_file_offset "$((AT * 1024))" bytes
+    metric file_extents "$(grep -c '^ *[0-9]*: ' "$RES/filefrag.txt")" count
+    bf_go "$lba+8" || return 1
+    bf_cat
+    bf_page
+    bf_fio direct 3 --bs=1M
+    bf_fio direct_page 4 --bs=4k --offset=$((AT * 1024)) --size=4k
+    bf_mark 5
+    return 0
+}
