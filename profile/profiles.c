@@ -38,11 +38,16 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "surfaces", "1", "1 disc, 1 head: 80 GB/platter family, 40 GB model "
     "(redhill.net.au hard drive history, Barracuda 7200.7)" },
   { "zones", "16", "estimate: drives of 2003 had 15 to 30 zones" },
-  { "sectors-outer", "1170",
-    "estimate: 683 Mbit/s = 85.4 MB/s max internal rate (spec) less "
-    "~16% format overhead (ECC, servo, gaps) = 71.9 MB/s at 7200 rpm" },
-  { "sectors-inner", "630", "estimate: inner/outer radius ratio ~0.54 of "
-    "a 3.5\" platter; gives ~58 MB/s average sustained (spec: 58 MB/s)" },
+  { "sectors-outer", "1375",
+    "spec: average sustained transfer rate 58 MB/s, read track after "
+    "track with the 1.0 ms cylinder skew of a one-head drive (seek-track "
+    "+ write-settle): 58 MB/s x (8.333 + 1.0 ms) / 512 = 1057 sectors "
+    "a track on average, 1375 at the outer edge with the inner/outer "
+    "ratio below; 84.5 MB/s under the head, within the spec's 683 "
+    "Mbit/s (85.4 MB/s) maximum internal rate" },
+  { "sectors-inner", "740", "estimate: inner/outer radius ratio ~0.54 of "
+    "a 3.5\" platter (0.538 x 1375); with the outer edge, 58 MB/s "
+    "average sustained including the cylinder skew (spec: 58 MB/s)" },
   { "layout", "cylinder", "drives of its era" },
   { "seek-track", "0.8ms", "Seagate Barracuda 7200.x spec sheets: "
     "track-to-track read 0.8 ms" },
