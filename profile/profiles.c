@@ -38,11 +38,16 @@ static const struct hdd_profile_value st340014a_values[] = {
   { "surfaces", "1", "1 disc, 1 head: 80 GB/platter family, 40 GB model "
     "(redhill.net.au hard drive history, Barracuda 7200.7)" },
   { "zones", "16", "estimate: drives of 2003 had 15 to 30 zones" },
-  { "sectors-outer", "1170",
-    "estimate: 683 Mbit/s = 85.4 MB/s max internal rate (spec) less "
-    "~16% format overhead (ECC, servo, gaps) = 71.9 MB/s at 7200 rpm" },
-  { "sectors-inner", "630", "estimate: inner/outer radius ratio ~0.54 of "
-    "a 3.5\" platter; gives ~58 MB/s average sustained (spec: 58 MB/s)" },
+  { "sectors-outer", "1375",
+    "spec: average sustained transfer rate 58 MB/s, read track after "
+    "track with the 1.0 ms cylinder skew of a one-head drive (seek-track "
+    "+ write-settle): 58 MB/s x (8.333 + 1.0 ms) / 512 = 1057 sectors "
+    "a track on average, 1375 at the outer edge with the inner/outer "
+    "ratio below; 84.5 MB/s under the head, within the spec's 683 "
+    "Mbit/s (85.4 MB/s) maximum internal rate" },
+  { "sectors-inner", "740", "estimate: inner/outer radius ratio ~0.54 of "
+    "a 3.5\" platter (0.538 x 1375); with the outer edge, 58 MB/s "
+    "average sustained including the cylinder skew (spec: 58 MB/s)" },
   { "layout", "cylinder", "drives of its era" },
   { "seek-track", "0.8ms", "Seagate Barracuda 7200.x spec sheets: "
     "track-to-track read 0.8 ms" },
@@ -215,10 +220,11 @@ static const struct hdd_profile_value st2000dm006_values[] = {
   { "rpm", "7200", BARRACUDA_MANUAL ": 7200 rpm (average latency 4.16 ms)" },
   { "surfaces", "4", "estimated: 2 discs of 1 TB, the family's platter" },
   { "zones", "24", EST_ZONES },
-  { "sectors-outer", "4440", BARRACUDA_MANUAL ": max. sustained data rate "
-    "OD 220 MB/s (as recalled, not re-read when the profile was written: "
-    "verify); "
-    "220 MB/s x (8.333 + 1.0 + 1.0 ms skew) / 512" },
+  { "sectors-outer", "4440", "estimated (no manufacturer text found): "
+    "220 MB/s at the outer edge, written from memory of the manual's "
+    "specification summary table (max. sustained data rate OD); no copy "
+    "of the manual was found to confirm it; 220 MB/s x (8.333 + 1.0 + "
+    "1.0 ms skew) / 512" },
   { "sectors-inner", "2106", EST_ID_35 },
   { "layout", "serpentine", "modern drives" },
   { "seek-track", "1ms", BARRACUDA_1414 "track-to-track read < 1.0 ms" },
@@ -274,8 +280,10 @@ static const struct hdd_profile_value hus726t4tala6l4_values[] = {
   { "iface-rate", "600M", SATA6 },
   { "overhead", "0.05ms", EST_OVERHEAD },
   { "cache", "wb", WB_ATA },
-  { "cache-size", "256M", "HC310 data sheet: 256 MB buffer (as recalled, not "
-    "re-read when the profile was written: verify)" },
+  { "cache-size", "256M", "estimated (no manufacturer text found): 256 MB, "
+    "written from memory of the HC310 data sheet; the copy found of "
+    HC310_SPEC " gives its seek and latency tables (section 4.5.1) but "
+    "not its buffer" },
   { "cache-segments", "32", EST_SEGMENTS },
   { "write-cache-entries", "32", WRITE_ENTRIES },
   { "readahead", "1M", EST_READAHEAD },
@@ -303,12 +311,12 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   { "rpm", "5400", BC25_MANUAL ": 5400 rpm (average latency 5.6 ms)" },
   { "surfaces", "4", "estimated: 2 discs of 1 TB in the 7 mm case" },
   { "zones", "24", EST_ZONES },
-  { "sectors-outer", "3585", BC25_MANUAL ": max. sustained data rate OD "
-    "140 MB/s (as recalled, not re-read when the profile was written: "
-    "verify); "
-    "140 MB/s x (11.11 + 1.0 + 1.0 ms skew) / 512.  The drive records "
-    "with SMR behind a media cache (issue 29): the surface is modeled "
-    "as CMR" },
+  { "sectors-outer", "3585", "estimated (no manufacturer text found): "
+    "140 MB/s at the outer edge, written from memory of the manual's "
+    "specification summary table (max. sustained data rate OD); no copy "
+    "of the manual was found to confirm it; 140 MB/s x (11.11 + 1.0 + "
+    "1.0 ms skew) / 512.  The drive records with SMR behind a media "
+    "cache (issue 29): the surface is modeled as CMR" },
   { "sectors-inner", "1900", "estimated: inner/outer ~0.53 of a 2.5\" "
     "platter (as st500lt012)" },
   { "layout", "serpentine", "modern drives" },
@@ -347,9 +355,11 @@ static const struct hdd_profile_value st2000lm015_values[] = {
   "that does (" HC310_SPEC "): "
 
 static const struct hdd_profile_value exos2x18_values[] = {
-  { "capacity", "18000207937536", EXOS2X18_DS ": 18 TB; 35,156,656,128 "
-    "LBAs, the count Seagate's Exos X18 product manual gives its 18 TB "
-    "model (as recalled: verify)" },
+  { "capacity", "18000207937536", EXOS2X18_DS ": 18 TB; the LBA count "
+    "estimated (no manufacturer text found): 35,156,656,128, the count "
+    "the single-actuator Exos X18 18 TB (ST18000NM000J) reports in its "
+    "IDENTIFY DEVICE data (smartctl outputs of that drive: 18,000,207,937,"
+    "536 bytes); neither data sheet's count was found" },
   { "rpm", "7200", EXOS2X18_DS ": 7200 rpm, average latency 4.16 ms" },
   { "surfaces", "18", "estimated: 9 discs, 18 heads, as the single-actuator "
     "Exos X18 of the same capacity; 9 heads on each arm" },
@@ -401,7 +411,8 @@ static const struct hdd_profile_value exos2x18_values[] = {
      half of it, at the same place in its own half (model/actuators.c). */
   { "media-cache-size", "16G", "estimate: Seagate publishes no size; "
     "smaller than the 20-25 GB persistent cache of its SMR drives "
-    "(Skylight, as recalled: not verified), a CMR drive staging only "
+    "(Skylight's figure, not verified against its full text), a CMR "
+    "drive staging only "
     "small random writes; 8 GB on each arm" },
   { "media-cache-at", "0", "estimate: at the OD (each arm's own, its "
     "first LBAs), as Skylight saw Seagate's persistent cache" },
