@@ -1465,7 +1465,10 @@ copy_faults (struct faults *s, const struct faults *d)
  * copy is made per estimate: p, which never changes and the copy got
  * once (~57 KiB of it, the seek table the most); DiskSim's controller
  * (12 KiB) unless it serves; the tail (its every use is the real
- * drive's: is_scratch); the fault slots not in use (2.3 KiB).
+ * drive's: is_scratch) but for its map of bad sectors, which a read
+ * asks to know what the cache cannot hold (read_cached; the copy only
+ * reads the map and never frees it); the fault slots not in use
+ * (2.3 KiB).
  */
 static void
 copy_state (struct hdd *s, const struct hdd *d)
@@ -1475,6 +1478,7 @@ copy_state (struct hdd *s, const struct hdd *d)
   if (disksim_ctlr (d))
     s->dc = d->dc;
   copy_range (s, d, offsetof (struct hdd, dlay), offsetof (struct hdd, tail));
+  s->tail.bad = d->tail.bad;
   copy_range (s, d, offsetof (struct hdd, ps), offsetof (struct hdd, faults));
   copy_faults (&s->faults, &d->faults);
   copy_range (s, d, offsetof (struct hdd, faults) + sizeof d->faults,
