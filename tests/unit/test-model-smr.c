@@ -153,6 +153,36 @@ START_TEST (test_whole_band_sequential_in_place)
 }
 END_TEST
 
+/* Only a run's start needs a command of smr-seq-min=: md's recovery
+ * sends 1016 KiB and 8 KiB commands in turn; the 8 KiB one continues
+ * the run home exactly, so it goes home too, and so does the 1016 KiB
+ * one after it (nothing staged).  An 8 KiB write 2 MiB further on
+ * continues nothing and is staged; so are four 32 KiB writes in a row
+ * from another band's start: they never start a run (S5's collapse).
+ */
+START_TEST (test_small_write_continuing_run_goes_home)
+{
+  struct hdd *d = smr_drive (NULL);
+  struct hdd_cost c;
+  uint64_t t = 0, i, b = band_at (d, 50), e = band_at (d, 60);
+  uint64_t big = 1016 * 1024, small = 8 * 1024;
+
+  t += serve_at (d, IO_WRITE, b, big, t, &c);                 /* starts */
+  t += serve_at (d, IO_WRITE, b + big, small, t, &c);         /* continues */
+  t += serve_at (d, IO_WRITE, b + big + small, big, t, &c);   /* continues */
+  ck_assert_uint_eq (state (d).map_entries, 0);
+  ck_assert_uint_eq (staged (d, b + big), 0);
+  ck_assert_uint_eq (hdd_head_offset (d), b + 2 * big + small);
+  t += serve_at (d, IO_WRITE, b + 2 * big + small + 2 * MIB, small, t, &c);
+  ck_assert_uint_eq (state (d).map_entries, 1);
+  ck_assert_uint_eq (staged (d, b + 2 * big + small + 2 * MIB), 8);
+  for (i = 0; i < 4; i++)
+    t += serve_at (d, IO_WRITE, e + i * 32768, 32768, t, &c);
+  ck_assert_uint_eq (mc_overlap (hdd_media_cache (d), e / 512, 256), 256);
+  hdd_free (d);
+}
+END_TEST
+
 /* Through the RAM write cache, each command's data goes where the
  * command decided when it arrived: two 1 MiB commands from a band's
  * start go home, eight 32 KiB ones in a row (merged in the cache into
@@ -423,6 +453,7 @@ smr_suite (void)
   tcase_add_test (tc, test_band_sizes);
   tcase_add_test (tc, test_small_write_staged);
   tcase_add_test (tc, test_whole_band_sequential_in_place);
+  tcase_add_test (tc, test_small_write_continuing_run_goes_home);
   tcase_add_test (tc, test_write_cache_keeps_the_commands_way);
   tcase_add_test (tc, test_map_full_forces_fifo_cleaning);
   tcase_add_test (tc, test_cleaning_takes_the_band);
