@@ -378,8 +378,9 @@ static const struct param_desc hdd_param_table[] = {
   KEY ("smr-band-inner", PARAM_SIZE, FIELD(smr_band_inner), 0,
        UINT64_C(1) << 40, NULL, "size of a shingled band at the inner edge"),
   KEY ("smr-seq-min", PARAM_SIZE, FIELD(smr_seq_min), 0, UINT64_C(1) << 40,
-       NULL, "write commands at least this long that begin a band or "
-       "continue a run in place are written in place, not staged"),
+       NULL, "write commands at least this long that begin a band start "
+       "a run written in place; a write continuing the run exactly goes "
+       "in place whatever its size; other writes are staged"),
   KEY ("smr-aged", PARAM_UINT, FIELD(smr_aged), 0, 100, NULL,
        "percent of the media cache (its log and its map) full at start "
        "(smr=1); also a fraction 0.0-1.0"),
