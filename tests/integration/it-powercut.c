@@ -927,7 +927,7 @@ split_write_wait (struct nbd_handle *nbd, int64_t cookie)
  * the media when it completes (each misses a revolution: 549 ms in
  * all; with 128K commands, 80 ms, and a flush sent 10 ms after the
  * write arrived too late under ThreadSanitizer on a loaded machine).
- * A flush from another connection arrives 10 ms after the write and is
+ * A flush from another connection arrives 200 ms after the write and is
  * served between two of its commands (the engine serves a flush
  * nothing holds back first); the power
  * fails as the write completes (after-writes:1).  The write completed
@@ -956,8 +956,12 @@ START_TEST (test_split_write_wt)
   a = server_connect (&s);
   b = server_connect (&s);
   cookie = split_write_start (a);
-  /* Its 64 commands take about 550 ms: arrive during the first few. */
-  usleep (10 * 1000);
+  /* Its 64 commands take about 550 ms: arrive well inside them.  10 ms
+     was too little on a loaded 2-core machine (2026-12-02: the flush
+     reached the plugin 0.7 ms before the write, which an nbdkit worker
+     had not yet handed over); 200 ms still leaves 350 ms of the write
+     to arrive in. */
+  usleep (200 * 1000);
   ck_assert_int_eq (nbd_flush (b, 0), 0);
   split_write_wait (a, cookie);
   ck_assert_int_eq (nbd_pread (b, split_buf, BLK, 0, 0), -1);
