@@ -173,6 +173,18 @@ trace_format_line (char *buf, const struct trace_record *t)
   return (size_t) (p - buf);
 }
 
+/* An event row's columns from seek_ns to commands: no request's seek,
+ * rotation, transfer or lateness, fua ... queue_len 0, the event's op as
+ * its outcome, no commands.  Shared by power-cut, fault and clean rows.
+ */
+static char *
+event_no_request (char *p, const char *op)
+{
+  p = put_str (p, "0,0,0,,0,0,0,0,0,0,");
+  p = field_str (p, op);
+  return field_str (p, "0");
+}
+
 size_t
 trace_format_cut (char *buf, const struct trace_cut *c)
 {
@@ -183,8 +195,7 @@ trace_format_cut (char *buf, const struct trace_cut *c)
   p = field_u64 (p, c->t_ns);
   p = field_u64 (p, c->t_ns);
   p = field_u64 (p, c->t_ns);
-  /* no seek, rotation, transfer or lateness; fua ... queue_len 0 */
-  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_POWERCUT ",0");
+  p = event_no_request (p, TRACE_OP_POWERCUT);
   p = field_u64 (p, c->lost_extents);
   p = field_u64 (p, c->lost_bytes);
   p = field_u64 (p, c->flushes_done);
@@ -206,7 +217,8 @@ trace_format_fault (char *buf, const struct trace_fault *f)
   p = field_u64 (p, f->t_ns);
   p = field_u64 (p, f->t_ns);
   p = field_u64 (p, f->t_ns);
-  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_FAULT ",0,,,,");
+  p = event_no_request (p, TRACE_OP_FAULT);
+  p = put_str (p, ",,,,");                /* nothing lost or done */
   p = field_u64 (p, f->t_ns);
   p = put_str (p, "0,0,0,");
   p = put_str (p, f->what);
@@ -225,9 +237,9 @@ trace_format_clean (char *buf, const struct trace_clean *c)
   p = field_u64 (p, c->start_ns);
   p = field_u64 (p, c->start_ns);
   p = field_u64 (p, c->end_ns);
-  /* the arm's own work: no request's seek, rotation, transfer,
-     lateness; fua ... queue_len 0 */
-  p = field_str (p, "0,0,0,,0,0,0,0,0,0," TRACE_OP_CLEAN ",0,,,,");
+  /* the arm's own work, no request's */
+  p = event_no_request (p, TRACE_OP_CLEAN);
+  p = put_str (p, ",,,,");                /* nothing lost or done */
   p = field_u64 (p, c->start_ns);
   p = put_str (p, "0,0,0,");
   p = put_str (p, c->forced ? "forced" : "idle");
