@@ -31,6 +31,24 @@ await_exit() {
     ! running "$1"
 }
 
+# PROC_SESSION: own (the default) or inherit: how start_in_session starts
+PROC_SESSION=own
+
+# start_in_session CMD ARG...: execs CMD ARG... in a session of its own
+# when PROC_SESSION is own, else as it is.  Why: under the Linux scheduler's
+# autogroups (kernel.sched_autogroup_enabled=1, Debian's default) the
+# CPU is shared between sessions first and between a session's
+# processes second, so a guest's QEMU in the caller's session competes
+# with everything started from there (busy loops, make -j) one process
+# to one, and with the caller's session's nice; in its own session it
+# gets a group's share at nice 0 (docs/repeatability.md).  Started in
+# the background (CMD &) by a script, the child leads no process group,
+# so setsid(1) execs in place: $! is CMD's own pid.
+start_in_session() {
+    if [ "$PROC_SESSION" = own ]; then exec setsid "$@"; fi
+    exec "$@"
+}
+
 # save_command FILE WORD...: the command WORD..., shell-quoted, as one
 # line in FILE (run's and crash's nbdkit.cmd, qemu.cmd)
 save_command() {

@@ -13,14 +13,15 @@ nbdkit_require() { command -v "$NBDKIT" >/dev/null || die "$NBDKIT not found (ap
 # NAME.XXXXXX.sock; only the name: nbdkit makes the socket
 nbdkit_socket() { mktemp -u "${TMPDIR:-/tmp}/$1.XXXXXX.sock"; }
 
-# nbdkit_start LOG ARG...: starts `$NBDKIT ARG...` in the background, its
+# nbdkit_start LOG ARG...: starts `$NBDKIT ARG...` in the background (in
+# a session of its own unless PROC_SESSION=inherit: start_in_session), its
 # output in LOG and its command line in LOG's .cmd (nbdkit.log:
 # nbdkit.cmd); sets NBDKIT_PID
 nbdkit_start() {
     local log=$1
     shift
     save_command "${log%.log}.cmd" "$NBDKIT" "$@"
-    "$NBDKIT" "$@" > "$log" 2>&1 &
+    (start_in_session "$NBDKIT" "$@") > "$log" 2>&1 &
     # shellcheck disable=SC2034  # the caller's
     NBDKIT_PID=$!
 }

@@ -115,12 +115,13 @@ qemu_nbd_disk() {
     esac
 }
 
-# qemu_start LOG: starts `$QEMU QEMU_ARGS...` in the background, its
+# qemu_start LOG: starts `$QEMU QEMU_ARGS...` in the background (in a
+# session of its own unless PROC_SESSION=inherit: start_in_session), its
 # output in LOG and its command line in LOG's .cmd (qemu.log: qemu.cmd);
 # sets QEMU_PID
 qemu_start() {
     save_command "${1%.log}.cmd" "$QEMU" "${QEMU_ARGS[@]}"
-    "$QEMU" "${QEMU_ARGS[@]}" < /dev/null > "$1" 2>&1 &
+    (start_in_session "$QEMU" "${QEMU_ARGS[@]}") < /dev/null > "$1" 2>&1 &
     # shellcheck disable=SC2034  # the caller's
     QEMU_PID=$!
 }
