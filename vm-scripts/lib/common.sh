@@ -31,22 +31,37 @@ await_exit() {
     ! running "$1"
 }
 
-# PROC_SESSION: own (the default) or inherit: how start_in_session starts
+# PROC_SESSION: own (the default) or inherit: how start_in_session
+# starts; PROC_NICE: the nice of such a session's group (empty: 0, the
+# kernel's default for a new one)
 PROC_SESSION=own
+PROC_NICE=
 
 # start_in_session CMD ARG...: execs CMD ARG... in a session of its own
-# when PROC_SESSION is own, else as it is.  Why: under the Linux scheduler's
-# autogroups (kernel.sched_autogroup_enabled=1, Debian's default) the
-# CPU is shared between sessions first and between a session's
-# processes second, so a guest's QEMU in the caller's session competes
-# with everything started from there (busy loops, make -j) one process
-# to one, and with the caller's session's nice; in its own session it
-# gets a group's share at nice 0 (docs/repeatability.md).  Started in
-# the background (CMD &) by a script, the child leads no process group,
-# so setsid(1) execs in place: $! is CMD's own pid.
+# (its group's nice PROC_NICE) when PROC_SESSION is own, else as it is.
+# Why: under the Linux scheduler's autogroups
+# (kernel.sched_autogroup_enabled=1, Debian's default) the CPU is shared
+# between sessions first and between a session's processes second, so a
+# guest's QEMU in the caller's session competes with everything started
+# from there (busy loops, make -j) one process to one, and with the
+# caller's session's nice; in its own session it gets a group's share,
+# at a nice of its own (docs/repeatability.md).  The group's nice is set
+# by the process itself once it leads the session (set from outside, it
+# could still be the caller's group).  Started in the background
+# (CMD &) by a script, the child leads no process group, so setsid(1)
+# and bash exec in place: $! is CMD's own pid.
 start_in_session() {
-    if [ "$PROC_SESSION" = own ]; then exec setsid "$@"; fi
+    if [ "$PROC_SESSION" = own ]; then
+        exec setsid bash -c '[ -z "$1" ] || echo "$1" 2>/dev/null > /proc/self/autogroup || true
+            shift; exec "$@"' start_in_session "$PROC_NICE" "$@"
+    fi
     exec "$@"
+}
+
+# session_nice_allowed N: true if this user may give a session of its
+# own the group nice N (below 0 needs CAP_SYS_NICE: root)
+session_nice_allowed() {
+    setsid bash -c 'echo "$1" 2>/dev/null > /proc/self/autogroup' _ "$1" < /dev/null
 }
 
 # save_command FILE WORD...: the command WORD..., shell-quoted, as one
