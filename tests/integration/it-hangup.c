@@ -103,14 +103,13 @@ START_TEST (test_aborted_counts_queued)
 }
 END_TEST
 
-/* SIGTERM with 4 connections x 32 requests of 60 s queued (-t 32).
- * Giving up cost 10 ms per queued request once (1.28 s here, 2.56 s
- * for 4 x 64); now each connection's replies go back one after the
- * other as soon as the previous worker has left, and the connections
- * in parallel.  The bound is half of 10 ms per request, so a server
- * that still spends that much per request fails whatever the load.
+/* SIGTERM with 4 connections x 32 requests of 60 s queued (-t 32):
+ * nbdkit exits 0, long before the requests could have completed, and
+ * every request counts as aborted.  Whether shut-down costs time per
+ * queued request (it cost 10 ms each before issue 10) is a speed, and
+ * is measured as a ratio in one run by bench/shutdown-queue, not here.
  */
-START_TEST (test_shutdown_independent_of_queue)
+START_TEST (test_shutdown_with_queue)
 {
   static const char *const params[] = {
     "profile=fixed", REQUEST_SERVICE, "-t", "32", NULL
@@ -118,7 +117,7 @@ START_TEST (test_shutdown_independent_of_queue)
   static uint8_t buf[4][DEPTH][4096];
   struct server s;
   struct nbd_handle *nbd[4];
-  double took, bound = 0.5 * 4 * DEPTH * 0.010;
+  double took;
   int c, status;
 
   /* nbdkit itself leaks the connections it abandons on SIGTERM. */
@@ -134,11 +133,10 @@ START_TEST (test_shutdown_independent_of_queue)
   took = server_stop (&s, &status);
   fprintf (stderr, "SIGTERM with 4 x %d queued requests: exited in %.3f s\n",
            DEPTH, took);
-  ck_assert_msg (took < bound, "nbdkit took %.3f s to exit (bound %.2f s)",
-                 took, bound);
   if (!getenv ("HDDSIM_NBDKIT_PRELOAD"))        /* as above */
     ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0,
                    "nbdkit exit status 0x%x", status);
+  ck_assert_int_eq (stats_value (&s, "requests"), 0);
   ck_assert_int_eq (stats_value (&s, "aborted"), 4 * DEPTH);
   for (c = 0; c < 4; c++)
     nbd_close (nbd[c]);
@@ -153,7 +151,7 @@ hangup_suite (void)
   TCase *tc = tcase_create ("hangup");
 
   tcase_add_test (tc, test_aborted_counts_queued);
-  tcase_add_test (tc, test_shutdown_independent_of_queue);
+  tcase_add_test (tc, test_shutdown_with_queue);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   return s;
