@@ -33,30 +33,94 @@ QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_CLOCK=${QEMU_CLOCK:-tcg}
 QEMU_CLOCK_DEFAULT_TCG=icount5
 
-# kvm_usable: true where this user can open /dev/kvm
-kvm_usable() { [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; }
+# KVM_DEV: the device KVM is opened through (the tests name another)
+KVM_DEV=${HDDSIM_KVM_DEV:-/dev/kvm}
+
+# kvm_usable: true where this user can open $KVM_DEV
+kvm_usable() { [ -c "$KVM_DEV" ] && [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ]; }
+
+# KVM_PROBE_SECS: how long the benchmark guest may take to reach its
+# /init on KVM before run takes KVM for unusable.  A working KVM gets
+# there in a few seconds; a nested one without the host's help can be
+# far slower than TCG (seen on a 2-core cloud VM: its /dev/kvm opened,
+# QEMU 7.2 aborted on -cpu host's MSR 0x10a, and with that MSR off the
+# kernel took 39 s to reach its memory set-up).
+KVM_PROBE_SECS=${HDDSIM_KVM_PROBE_SECS:-30}
+
+# kvm_probe_guest: the built guest the probe boots (HDDSIM_GUEST_DIR,
+# else build-guest's, next to the calling script in $HERE)
+kvm_probe_guest() {
+    if [ -n "${HDDSIM_GUEST_DIR:-}" ]; then echo "$HDDSIM_GUEST_DIR"
+    else "$HERE/build-guest" --quiet; fi
+}
+
+# kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
+# until its /init's first console line, for at most KVM_PROBE_SECS;
+# prints "ok", or why KVM is not usable here
+kvm_probe() {
+    local guest dir con pid i
+    guest=$(kvm_probe_guest) || { echo "build-guest failed"; return; }
+    dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder"; return; }
+    "$QEMU" -accel kvm -cpu host -smp 1 -m 1G -nographic -nodefaults -no-user-config \
+        -no-reboot -monitor none -serial "file:$con" -kernel "$guest/kernel" \
+        -initrd "$guest/initramfs.cpio" -append "console=ttyS0 panic=-1 mitigations=off" \
+        < /dev/null > "$dir/qemu.log" 2>&1 &
+    pid=$!
+    for ((i = 0; i < KVM_PROBE_SECS * 10; i++)); do
+        grep -q '^hddsim-guest:' "$con" 2>/dev/null && break
+        running "$pid" || break
+        sleep 0.1
+    done
+    if grep -q '^hddsim-guest:' "$con" 2>/dev/null; then echo ok
+    elif ! running "$pid"; then
+        echo "QEMU on KVM failed: $(grep -v '^$' "$dir/qemu.log" | head -n 2 | tr '\n' ' ')"
+    else echo "the guest had not reached its /init after ${KVM_PROBE_SECS} s (KVM slower than TCG: nested?)"
+    fi
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    rm -rf "$dir"
+}
+
+# kvm_works: true where KVM can be opened and boots the guest (kvm_probe),
+# saying why not on stderr.  The verdict is kept for this host's boot
+# and QEMU in the guest cache, so only the first run of a boot waits.
+kvm_works() {
+    local cache=${HDDSIM_VM_CACHE:-$HERE/.cache} boot key f verdict
+    kvm_usable || return 1
+    boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+    key=$(printf '%s %s %s' "$boot" "$(command -v "$QEMU")" "$KVM_DEV" | cksum | cut -d' ' -f1)
+    f=$cache/kvm-probe-$key
+    if [ -s "$f" ]; then verdict=$(cat "$f")
+    else
+        verdict=$(kvm_probe)
+        mkdir -p "$cache" && printf '%s\n' "$verdict" > "$f.$$" && mv "$f.$$" "$f"
+    fi
+    [ "$verdict" = ok ] && return 0
+    echo "note: $KVM_DEV is there but KVM is not usable: $verdict; the guest runs on TCG (forget this verdict: rm $f)" >&2
+    return 1
+}
 
 # qemu_clock ACCEL ICOUNT: prints the guest's clock (kvm, icountN, tcg)
 # from run's --accel (auto, kvm, tcg) and --icount (shift=N, off, or
-# empty: the default); says what is wrong on stderr and fails on a
-# combination that cannot be
+# empty: the default); on a combination that cannot be, prints what is
+# wrong and fails.  auto takes KVM only where a guest boots on it
+# (kvm_works, which says on stderr why not).
 qemu_clock() {
     local accel=$1 icount=$2 n
     case $accel in
-        auto) if kvm_usable; then accel=kvm; else accel=tcg; fi ;;
-        kvm) kvm_usable || { echo "--accel kvm: /dev/kvm is missing or not readable and writable here" >&2; return 1; } ;;
+        auto) if kvm_works; then accel=kvm; else accel=tcg; fi ;;
+        kvm) kvm_usable || { echo "--accel kvm: $KVM_DEV is missing or not readable and writable here"; return 1; } ;;
         tcg) ;;
-        *) echo "--accel: auto, kvm or tcg (got '$accel')" >&2; return 1 ;;
+        *) echo "--accel: auto, kvm or tcg (got '$accel')"; return 1 ;;
     esac
     case $icount in
         '') if [ "$accel" = kvm ]; then echo kvm; else echo "$QEMU_CLOCK_DEFAULT_TCG"; fi ;;
         off) echo "$accel" ;;
         shift=*)
             n=${icount#shift=}
-            [[ $n =~ ^[0-9]$ ]] || { echo "--icount shift=N: N from 0 to 9 (2^N ns an instruction; got '$icount')" >&2; return 1; }
-            [ "$accel" = tcg ] || { echo "--icount $icount: instruction counting is TCG's; KVM runs the host's CPU (give --accel tcg, or --icount off)" >&2; return 1; }
+            [[ $n =~ ^[0-9]$ ]] || { echo "--icount shift=N: N from 0 to 9 (2^N ns an instruction; got '$icount')"; return 1; }
+            [ "$accel" = tcg ] || { echo "--icount $icount: instruction counting is TCG's; KVM runs the host's CPU (give --accel tcg, or --icount off)"; return 1; }
             echo "icount$n" ;;
-        *) echo "--icount: shift=N or off (got '$icount')" >&2; return 1 ;;
+        *) echo "--icount: shift=N or off (got '$icount')"; return 1 ;;
     esac
 }
 
