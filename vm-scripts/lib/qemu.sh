@@ -58,13 +58,11 @@ kvm_probe_guest() {
 # until its /init's first console line, for at most KVM_PROBE_SECS;
 # prints "ok", or why KVM is not usable here
 kvm_probe() {
-    local guest dir con pid i
+    local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS
     guest=$(kvm_probe_guest) || { echo "build-guest failed"; return; }
     dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder"; return; }
-    "$QEMU" -accel kvm -cpu host -smp 1 -m 1G -nographic -nodefaults -no-user-config \
-        -no-reboot -monitor none -serial "file:$con" -kernel "$guest/kernel" \
-        -initrd "$guest/initramfs.cpio" -append "console=ttyS0 panic=-1 mitigations=off" \
-        < /dev/null > "$dir/qemu.log" 2>&1 &
+    qemu_args "$guest" "$con" /dev/null ""
+    "$QEMU" "${QEMU_ARGS[@]}" < /dev/null > "$dir/qemu.log" 2>&1 &
     pid=$!
     for ((i = 0; i < KVM_PROBE_SECS * 10; i++)); do
         grep -q '^hddsim-guest:' "$con" 2>/dev/null && break
@@ -73,7 +71,7 @@ kvm_probe() {
     done
     if grep -q '^hddsim-guest:' "$con" 2>/dev/null; then echo ok
     elif ! running "$pid"; then
-        echo "QEMU on KVM failed: $(grep -v '^$' "$dir/qemu.log" | head -n 2 | tr '\n' ' ')"
+        echo "QEMU on KVM failed: $(grep -v '^$' "$dir/qemu.log" | head -n 2 | paste -sd ' ')"
     else echo "the guest had not reached its /init after ${KVM_PROBE_SECS} s (KVM slower than TCG: nested?)"
     fi
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
@@ -82,12 +80,15 @@ kvm_probe() {
 
 # kvm_works: true where KVM can be opened and boots the guest (kvm_probe),
 # saying why not on stderr.  The verdict is kept for this host's boot
-# and QEMU in the guest cache, so only the first run of a boot waits.
+# and QEMU binary (its path and time) in the guest cache, so only the
+# first run of a boot waits.
 kvm_works() {
-    local cache=${HDDSIM_VM_CACHE:-$HERE/.cache} boot key f verdict
+    local cache=${HDDSIM_VM_CACHE:-$HERE/.cache} boot bin key f verdict
     kvm_usable || return 1
     boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
-    key=$(printf '%s %s %s' "$boot" "$(command -v "$QEMU")" "$KVM_DEV" | cksum | cut -d' ' -f1)
+    bin=$(command -v "$QEMU") || bin=$QEMU
+    key=$(printf '%s %s %s %s' "$boot" "$bin" "$(stat -c %Y "$bin" 2>/dev/null)" "$KVM_DEV" |
+          cksum | cut -d' ' -f1)
     f=$cache/kvm-probe-$key
     if [ -s "$f" ]; then verdict=$(cat "$f")
     else
