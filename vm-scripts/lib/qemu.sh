@@ -56,11 +56,12 @@ kvm_probe_guest() {
 
 # kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
 # until its /init's first console line, for at most KVM_PROBE_SECS;
-# prints "ok", or why KVM is not usable here
+# prints "ok", or why KVM is not usable here.  Fails (and says why)
+# when it could not try, which says nothing about KVM.
 kvm_probe() {
     local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS
-    guest=$(kvm_probe_guest) || { echo "build-guest failed"; return; }
-    dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder"; return; }
+    guest=$(kvm_probe_guest) || { echo "no guest to probe it with (build-guest failed)"; return 1; }
+    dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder to probe it in"; return 1; }
     qemu_args "$guest" "$con" /dev/null ""
     "$QEMU" "${QEMU_ARGS[@]}" < /dev/null > "$dir/qemu.log" 2>&1 &
     pid=$!
@@ -91,8 +92,10 @@ kvm_works() {
           cksum | cut -d' ' -f1)
     f=$cache/kvm-probe-$key
     if [ -s "$f" ]; then verdict=$(cat "$f")
+    elif ! verdict=$(kvm_probe); then
+        echo "note: $KVM_DEV is there but KVM was not tried: $verdict; the guest runs on TCG" >&2
+        return 1
     else
-        verdict=$(kvm_probe)
         mkdir -p "$cache" && printf '%s\n' "$verdict" > "$f.$$" && mv "$f.$$" "$f"
     fi
     [ "$verdict" = ok ] && return 0
