@@ -47,11 +47,16 @@ kvm_usable() { [ -c "$KVM_DEV" ] && [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ]; }
 # kernel took 39 s to reach its memory set-up).
 KVM_PROBE_SECS=${HDDSIM_KVM_PROBE_SECS:-30}
 
-# kvm_probe_guest: the built guest the probe boots (HDDSIM_GUEST_DIR,
-# else build-guest's, next to the calling script in $HERE)
-kvm_probe_guest() {
-    if [ -n "${HDDSIM_GUEST_DIR:-}" ]; then echo "$HDDSIM_GUEST_DIR"
-    else "$HERE/build-guest" --quiet; fi
+# guest_dir: prints the built guest to boot: HDDSIM_GUEST_DIR, else
+# build-guest's (next to the calling script, in $HERE); prints why not
+# and fails when there is none.  run's guests and the KVM probe boot it.
+guest_dir() {
+    if [ -n "${HDDSIM_GUEST_DIR:-}" ]; then
+        [ -d "$HDDSIM_GUEST_DIR" ] || { echo "HDDSIM_GUEST_DIR=$HDDSIM_GUEST_DIR is not a directory"; return 1; }
+        echo "$HDDSIM_GUEST_DIR"
+    else
+        "$HERE/build-guest" --quiet || { echo "build-guest failed"; return 1; }
+    fi
 }
 
 # kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
@@ -60,7 +65,7 @@ kvm_probe_guest() {
 # when it could not try, which says nothing about KVM.
 kvm_probe() {
     local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS
-    guest=$(kvm_probe_guest) || { echo "no guest to probe it with (build-guest failed)"; return 1; }
+    guest=$(guest_dir) || { echo "no guest to probe it with ($guest)"; return 1; }
     dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder to probe it in"; return 1; }
     qemu_args "$guest" "$con" /dev/null ""
     "$QEMU" "${QEMU_ARGS[@]}" < /dev/null > "$dir/qemu.log" 2>&1 &
