@@ -47,16 +47,31 @@ kvm_usable() { [ -c "$KVM_DEV" ] && [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ]; }
 # kernel took 39 s to reach its memory set-up).
 KVM_PROBE_SECS=${HDDSIM_KVM_PROBE_SECS:-30}
 
+# GUEST_KERNEL: the guest's kernel when run builds the guest (run's
+# --guest-kernel): own, the project's (build-kernel: 100 Hz, no
+# nohz_full, drivers built in), whose guest does less in each wait for
+# the drive and so keeps the drive's time beside host load
+# (docs/repeatability.md, "A guest kernel of the project's own"); or
+# debian, the host's /boot kernel, which needs no 10-15 minute build
+GUEST_KERNEL=${GUEST_KERNEL:-${HDDSIM_GUEST_KERNEL:-own}}
+
 # guest_dir: prints the built guest to boot: HDDSIM_GUEST_DIR, else
-# build-guest's (next to the calling script, in $HERE); prints why not
-# and fails when there is none.  run's guests and the KVM probe boot it.
+# build-guest's (next to the calling script, in $HERE) with
+# GUEST_KERNEL's kernel; prints why not and fails when there is none.
+# run's guests and the KVM probe boot it.
 guest_dir() {
+    local kdir
     if [ -n "${HDDSIM_GUEST_DIR:-}" ]; then
         [ -d "$HDDSIM_GUEST_DIR" ] || { echo "HDDSIM_GUEST_DIR=$HDDSIM_GUEST_DIR is not a directory"; return 1; }
         echo "$HDDSIM_GUEST_DIR"
-    else
-        "$HERE/build-guest" --quiet || { echo "build-guest failed"; return 1; }
+        return 0
     fi
+    case $GUEST_KERNEL in
+        own) kdir=$("$HERE/build-kernel" --quiet) || { echo "build-kernel failed"; return 1; }
+             "$HERE/build-guest" --quiet --kernel-dir "$kdir" || { echo "build-guest failed"; return 1; } ;;
+        debian) "$HERE/build-guest" --quiet || { echo "build-guest failed"; return 1; } ;;
+        *) echo "guest kernel '$GUEST_KERNEL': own or debian"; return 1 ;;
+    esac
 }
 
 # kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
