@@ -6,18 +6,23 @@
 
 # The rows' formats, newest first.  guest: the guest whose row it is (0
 # for the drive several share); clock: the guest's clock (lib/qemu.sh:
-# kvm, icountN, tcg).  A CSV written before a column is read as guest 1
-# and clock tcg throughout (every run before issue 22 ran on plain TCG).
-ROWS_HEADER="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest,clock"
+# kvm, icountN, tcg); kernel: the guest kernel's release (uname -r; the
+# project's own ends in -hddsim).  A CSV written before a column is read
+# as guest 1 and clock tcg throughout (every run before issue 22 ran on
+# plain TCG), and its runs were on Debian's kernel (before 2026-12-03),
+# release unrecorded.
+ROWS_HEADER="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest,clock,kernel"
+ROWS_HEADER_V3="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest,clock"
 ROWS_HEADER_V2="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit,guest"
 ROWS_HEADER_V1="workload,fs,guest_sched,sched,profile,repeat,metric,value,unit"
 
-# csv_version FILE: 3, 2 or 1 by FILE's header (3 for a missing or empty
-# FILE: a new one gets the newest); fails, printing nothing, on another
+# csv_version FILE: 4, 3, 2 or 1 by FILE's header (4 for a missing or
+# empty FILE: a new one gets the newest); fails, printing nothing, on another
 csv_version() {
-    [ -s "$1" ] || { echo 3; return 0; }
+    [ -s "$1" ] || { echo 4; return 0; }
     case $(head -n1 "$1") in
-        "$ROWS_HEADER") echo 3 ;;
+        "$ROWS_HEADER") echo 4 ;;
+        "$ROWS_HEADER_V3") echo 3 ;;
         "$ROWS_HEADER_V2") echo 2 ;;
         "$ROWS_HEADER_V1") echo 1 ;;
         *) return 1 ;;

@@ -74,6 +74,15 @@ guest_dir() {
     esac
 }
 
+# guest_release GUEST: the release (uname -r) of the built guest GUEST's
+# kernel, the rows' kernel column: unknown for a guest folder that does
+# not say (a test's stand-in), no comma or blank in it
+guest_release() {
+    local r
+    r=$(cat "$1/kernel-release" 2>/dev/null) && [ -n "$r" ] || r=unknown
+    echo "${r//[, ]/_}"
+}
+
 # kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
 # until its /init's first console line, for at most KVM_PROBE_SECS;
 # prints "ok", or why KVM is not usable here.  Fails (and says why)
