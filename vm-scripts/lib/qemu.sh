@@ -83,12 +83,19 @@ guest_release() {
     echo "${r//[, ]/_}"
 }
 
-# kvm_probe: boots the benchmark guest on KVM (the arguments runs use)
-# until its /init's first console line, for at most KVM_PROBE_SECS;
+# kvm_probe: boots the benchmark guest on KVM (the arguments runs use;
+# Debian's kernel while the own one is not built) until its /init's
+# first console line, for at most KVM_PROBE_SECS;
 # prints "ok", or why KVM is not usable here.  Fails (and says why)
 # when it could not try, which says nothing about KVM.
 kvm_probe() {
-    local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS
+    local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS GUEST_KERNEL=$GUEST_KERNEL
+    # whether KVM runs a guest here is no reason to wait 10-15 minutes for
+    # the own kernel's build: until it is built, Debian's kernel is probed
+    if [ -z "${HDDSIM_GUEST_DIR:-}" ] && [ "$GUEST_KERNEL" = own ] &&
+       ! "$HERE/build-kernel" --cached --quiet > /dev/null 2>&1; then
+        GUEST_KERNEL=debian
+    fi
     guest=$(guest_dir) || { echo "no guest to probe it with ($guest)"; return 1; }
     dir=$(mktemp -d) && con=$dir/console.log || { echo "no temporary folder to probe it in"; return 1; }
     qemu_args "$guest" "$con" /dev/null ""
