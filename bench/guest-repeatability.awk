@@ -20,7 +20,7 @@ FNR == 1 { fi++; next }
 {
     k = $1 "," $2 "," $3 "," $4 "," $5
     if (!(k in cname)) next
-    g = (NF >= 10) ? $10 : 1; clock = ((NF >= 11) ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "")
+    g = (NF >= 10) ? $10 : 1; clock = cell_clock()
     if (!((k, $7 "@" g) in want)) next
     if ($8 == "NaN" || $8 == "") next
     if (!((k, clock) in seenclock)) { seenclock[k, clock] = 1; clocks[k] = clocks[k] " " clock }

@@ -19,7 +19,7 @@ FNR == NR {
 # is read with the cells' blanks, and skipped)
 FNR == 1 { FS = ","; next }
 {
-    k = $1 "," $2 "," $3 "," $4 "," $5 "," (NF >= 11 ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "")
+    k = $1 "," $2 "," $3 "," $4 "," $5 "," cell_clock()
     if (!(k in cellof)) next
     c = cellof[k]; g = (NF >= 10) ? $10 : 1
     if (!((c, $6) in seenrun)) { seenrun[c, $6] = 1; nruns[c]++ }

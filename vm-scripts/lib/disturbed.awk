@@ -39,7 +39,7 @@ BEGIN {
 FNR == 1 { next }
 NF < 9 { next }
 {
-    clock = ((NF >= 11) ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "")
+    clock = cell_clock()
     run = $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," clock
     g = (NF >= 10) ? $10 : 1
     who = ($1 ~ /:/ && g != 0) ? "guest " g " " : ""

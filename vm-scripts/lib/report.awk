@@ -35,7 +35,7 @@ NF < 9 { next }
     if (m ~ /_se_ms$/) {
         base = m; sub(/_se_ms$/, "_ms", base)
         if ($8 == "NaN" || $8 == "") next
-        sclock = ((NF >= 11) ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "")
+        sclock = cell_clock()
         srow = $2 "/" $3; if (multiclock) srow = srow " " sclock
         if (multi) srow = srow (g == 0 ? " drive" : " g" g " " gw)
         serec[NR] = wl SUBSEP base SUBSEP srow; seval[NR] = $8; s4[NR] = $4; s5[NR] = $5
@@ -44,7 +44,7 @@ NF < 9 { next }
     if (!all && (gw ":" m) !~ key) next
     if (mre != "" && m !~ mre) next
     if ($8 == "NaN" || $8 == "" || $8 == "nan" || $8 == "-nan") next
-    clock = ((NF >= 11) ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "")
+    clock = cell_clock()
     run = $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," clock
     if (drop_disturbed && (run in dist)) next
     profs[$5] = 1
