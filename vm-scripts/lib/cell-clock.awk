@@ -3,6 +3,6 @@
 # repeat): its clock (tcg in a CSV from before the clock column), then
 # the project's own kernel's release after a "/".  Debian's kernels are
 # no part of a cell: the rows from before the kernel column do not say
-# which one ran.  Given with -f before the program that calls it, or
-# (lib/out.sh's awk_cell_clock) put in front of a program's text.
+# which one ran.  Given with -f before the program that calls it (awk
+# -f cell-clock.awk -f PROGRAM; mawk takes no -e).
 function cell_clock() { return ((NF >= 11) ? $11 : "tcg") ($12 ~ /-hddsim$/ ? "/" $12 : "") }
