@@ -52,7 +52,7 @@ KVM_PROBE_SECS=${HDDSIM_KVM_PROBE_SECS:-30}
 # nohz_full, drivers built in), whose guest does less in each wait for
 # the drive and so keeps the drive's time beside host load
 # (docs/repeatability.md, "A guest kernel of the project's own"); or
-# debian, the host's /boot kernel, which needs no 10-15 minute build
+# debian, the host's /boot kernel, which needs no 12-25 minute build
 GUEST_KERNEL=${GUEST_KERNEL:-${HDDSIM_GUEST_KERNEL:-own}}
 
 # guest_dir: prints the built guest to boot: HDDSIM_GUEST_DIR, else
@@ -90,7 +90,7 @@ guest_release() {
 # when it could not try, which says nothing about KVM.
 kvm_probe() {
     local guest dir con pid i QEMU_CLOCK=kvm QEMU_ARGS GUEST_KERNEL=$GUEST_KERNEL
-    # whether KVM runs a guest here is no reason to wait 10-15 minutes for
+    # whether KVM runs a guest here is no reason to wait 12-25 minutes for
     # the own kernel's build: until it is built, Debian's kernel is probed
     if [ -z "${HDDSIM_GUEST_DIR:-}" ] && [ "$GUEST_KERNEL" = own ] &&
        ! "$HERE/build-kernel" --cached --quiet > /dev/null 2>&1; then
